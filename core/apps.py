@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    name = "core"
+    verbose_name = "AlphaDesk core: accounts, roles, API tokens, health"
+
+    def ready(self) -> None:
+        from core import signals  # noqa: F401  (connects login audit receivers)

@@ -1,0 +1,76 @@
+"""Component checks behind ``GET /api/v1/health``. Each check is short and never raises."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.db import connection
+
+
+def llm_mode() -> str:
+    if settings.ANTHROPIC_API_KEY:
+        return "anthropic"
+    if settings.GOOGLE_API_KEY:
+        return "gemini"
+    return "deterministic"
+
+
+def _timed(check: Any) -> dict[str, Any]:
+    started = time.perf_counter()
+    try:
+        result = check()
+        result.setdefault("status", "up")
+    except Exception as exc:  # a health check reports failures; it must not raise them
+        result = {"status": "down", "error": f"{type(exc).__name__}: {exc}"[:300]}
+    result["latency_ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return result
+
+
+def check_database() -> dict[str, Any]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('server_version')")
+        server_version = cursor.fetchone()[0]
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        row = cursor.fetchone()
+    result: dict[str, Any] = {"postgres": server_version, "pgvector": row[0] if row else None}
+    if row is None:
+        result.update(status="down", error="the vector extension is not installed (run migrations)")
+    return result
+
+
+def check_redis() -> dict[str, Any]:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+    try:
+        client.ping()
+        return {"version": client.info("server").get("redis_version")}
+    finally:
+        client.close()
+
+
+def check_celery() -> dict[str, Any]:
+    from config.celery import app
+
+    replies = app.control.ping(timeout=settings.HEALTH_CELERY_PING_TIMEOUT) or []
+    workers = sorted(name for reply in replies for name in reply)
+    if not workers:
+        return {"status": "down", "workers": [], "error": "no Celery worker answered the ping"}
+    return {"workers": workers}
+
+
+def health_report() -> tuple[bool, dict[str, Any]]:
+    """``(healthy, report)``; Celery is only pinged when its broker (Redis) is up."""
+    components = {"database": _timed(check_database), "redis": _timed(check_redis)}
+    if components["redis"]["status"] == "up":
+        components["celery"] = _timed(check_celery)
+    else:
+        components["celery"] = {"status": "down", "error": "broker (Redis) is down"}
+    healthy = all(c["status"] == "up" for c in components.values())
+    return healthy, {
+        "status": "ok" if healthy else "degraded",
+        "components": components,
+        "llm_mode": llm_mode(),
+        "market_data": settings.MARKET_DATA_PROVIDER,
+    }

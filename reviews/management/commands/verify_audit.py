@@ -1,0 +1,15 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from reviews.models import AuditEvent
+from reviews.services import audit_chain_breaks
+
+
+class Command(BaseCommand):
+    help = "Walk the audit hash chain and report the first broken link (exit 1 if any)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for event, reason in audit_chain_breaks():
+            raise CommandError(f"audit chain broken at event id={event.pk} ({event.action}, {event.created_at:%Y-%m-%d %H:%M:%S}): {reason}")
+        self.stdout.write(self.style.SUCCESS(f"audit chain intact: {AuditEvent.objects.count()} events"))
