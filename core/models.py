@@ -11,9 +11,7 @@ API_SCOPES = (("api", "REST API"), ("mcp", "MCP bridge"))
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
     def active(self) -> ApiTokenQuerySet:
         now = timezone.now()
-        return self.filter(revoked_at__isnull=True).filter(
-            Q(expires_at__isnull=True) | Q(expires_at__gt=now)
-        )
+        return self.filter(revoked_at__isnull=True).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
 
 
 class ApiToken(models.Model):

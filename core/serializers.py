@@ -8,7 +8,17 @@ class ApiTokenSerializer(serializers.ModelSerializer[ApiToken]):
 
     class Meta:
         model = ApiToken
-        fields = ["id", "name", "prefix", "scopes", "created_at", "last_used_at", "expires_at", "revoked_at", "is_active"]
+        fields = [
+            "id",
+            "name",
+            "prefix",
+            "scopes",
+            "created_at",
+            "last_used_at",
+            "expires_at",
+            "revoked_at",
+            "is_active",
+        ]
         read_only_fields = fields
 
 

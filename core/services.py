@@ -16,10 +16,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from core.models import API_SCOPES, ApiToken
-from core.roles import ADMIN, has_role
+from core.roles import ADMIN, ROLES, has_role
 from reviews.services import audit_record
 
-TOKEN_PREFIX = "adk"
+TOKEN_PREFIX = "adk"  # noqa: S105  (a public marker, not a secret)
 _VALID_SCOPES = {key for key, _ in API_SCOPES}
 # Writing last_used_at on every request would turn each API read into a write.
 _LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -49,7 +49,13 @@ def api_token_create(
         token = ApiToken.objects.create(
             user=user, name=name, prefix=prefix, secret_hash=_hash_secret(secret), scopes=scopes
         )
-        audit_record(actor=user, action="api_token.create", subject=token, after={"name": name, "scopes": scopes}, request=request)
+        audit_record(
+            actor=user,
+            action="api_token.create",
+            subject=token,
+            after={"name": name, "scopes": scopes},
+            request=request,
+        )
     return token, f"{TOKEN_PREFIX}_{prefix}_{secret}"
 
 
@@ -94,5 +100,9 @@ def user_ensure(*, email: str, roles: list[str], password: str | None, staff: bo
         # The admin role runs the Django admin, which needs model permissions: superuser.
         user.is_staff = user.is_superuser = True
         user.save(update_fields=["is_staff", "is_superuser"])
-    user.groups.add(*Group.objects.filter(name__in=roles))
+    unknown = set(roles) - set(ROLES)
+    if unknown:
+        raise ValidationError({"roles": f"Unknown role(s): {', '.join(sorted(unknown))}."})
+    # get_or_create: the groups come from a migration, but a flushed test database may lack them.
+    user.groups.add(*(Group.objects.get_or_create(name=role)[0] for role in roles))
     return user, created

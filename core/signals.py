@@ -22,7 +22,9 @@ def _audit_logout(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -
 
 
 @receiver(user_login_failed)
-def _audit_login_failed(sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any) -> None:
+def _audit_login_failed(
+    sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
+) -> None:
     # Never store the password; the attempted identifier is what an investigator needs.
     attempted = str(credentials.get("email") or credentials.get("username") or "")[:254]
     user = get_user_model().objects.filter(email__iexact=attempted).first() if attempted else None

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,26 +14,38 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField()),
-                ('actor_label', models.CharField(blank=True, max_length=254)),
-                ('action', models.CharField(db_index=True, max_length=80)),
-                ('subject_type', models.CharField(blank=True, db_index=True, max_length=100)),
-                ('subject_id', models.CharField(blank=True, db_index=True, max_length=64)),
-                ('subject_label', models.CharField(blank=True, max_length=200)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('ip', models.GenericIPAddressField(blank=True, null=True)),
-                ('user_agent', models.CharField(blank=True, max_length=400)),
-                ('prev_hash', models.CharField(max_length=64)),
-                ('row_hash', models.CharField(max_length=64, unique=True)),
-                ('actor', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField()),
+                ("actor_label", models.CharField(blank=True, max_length=254)),
+                ("action", models.CharField(db_index=True, max_length=80)),
+                ("subject_type", models.CharField(blank=True, db_index=True, max_length=100)),
+                ("subject_id", models.CharField(blank=True, db_index=True, max_length=64)),
+                ("subject_label", models.CharField(blank=True, max_length=200)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("ip", models.GenericIPAddressField(blank=True, null=True)),
+                ("user_agent", models.CharField(blank=True, max_length=400)),
+                ("prev_hash", models.CharField(max_length=64)),
+                ("row_hash", models.CharField(max_length=64, unique=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
-                'indexes': [models.Index(fields=['subject_type', 'subject_id', '-id'], name='reviews_aud_subject_388cab_idx')],
+                "ordering": ["-id"],
+                "indexes": [
+                    models.Index(fields=["subject_type", "subject_id", "-id"], name="reviews_aud_subject_388cab_idx")
+                ],
             },
         ),
     ]

@@ -26,7 +26,7 @@ DEMO_USERS = (
 def demo_users_ensure(stdout: Any) -> None:
     """Create the demo users once; print credentials only when they are created."""
     fixed = os.environ.get("DEMO_PASSWORD", "")
-    created_rows = []
+    created_rows: list[tuple[str, str, str]] = []
     for email, roles, staff in DEMO_USERS:
         password = fixed or secrets.token_urlsafe(12)
         _, created = user_ensure(email=email, roles=roles, password=password, staff=staff)
@@ -34,8 +34,8 @@ def demo_users_ensure(stdout: Any) -> None:
             created_rows.append((email, ", ".join(roles), password))
     if created_rows:
         stdout.write("\nDemo users (shown once — note them now):")
-        for email, roles, password in created_rows:
-            stdout.write(f"  {email:28} {password:20} {roles}")
+        for email, role_names, password in created_rows:
+            stdout.write(f"  {email:28} {password:20} {role_names}")
         stdout.write("Reset a password later with: .venv/bin/python manage.py changepassword <email>\n")
     else:
         stdout.write("Demo users already exist (passwords were printed when they were created).")
@@ -70,12 +70,17 @@ class Command(BaseCommand):
         processes = {
             "web": f"{python} -m uvicorn config.asgi:application --host {host} --port {port} --no-access-log",
             "worker": f"{python} -m celery -A config worker --loglevel INFO --concurrency {concurrency}",
-            "beat": f"{python} -m celery -A config beat --loglevel INFO --scheduler django_celery_beat.schedulers:DatabaseScheduler --pidfile=",
+            "beat": f"{python} -m celery -A config beat --loglevel INFO --pidfile= "
+            "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
         }
         manager = Manager(Printer(sys.stdout))
         for name, cmd in processes.items():
             manager.add_process(name, cmd, env=env)
-        self.stdout.write(self.style.SUCCESS(f"\nAlphaDesk is starting at http://{host}:{port}/  (health: /api/v1/health, API docs: /api/docs/)"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"\nAlphaDesk is starting at http://{host}:{port}/  (health: /api/v1/health, API docs: /api/docs/)"
+            )
+        )
         self.stdout.write("Press Ctrl-C to stop web, worker, beat and the embedded services.\n")
         manager.loop()
         sys.exit(manager.returncode or 0)

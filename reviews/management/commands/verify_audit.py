@@ -11,5 +11,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         for event, reason in audit_chain_breaks():
-            raise CommandError(f"audit chain broken at event id={event.pk} ({event.action}, {event.created_at:%Y-%m-%d %H:%M:%S}): {reason}")
+            when = f"{event.created_at:%Y-%m-%d %H:%M:%S}"
+            raise CommandError(f"audit chain broken at event id={event.pk} ({event.action}, {when}): {reason}")
         self.stdout.write(self.style.SUCCESS(f"audit chain intact: {AuditEvent.objects.count()} events"))
