@@ -1,0 +1,46 @@
+"""Foundation: latency of the health endpoint's component checks and of a token-authenticated
+API request, in-process, warm (median and p95 over repeated runs)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "median_ms": round(statistics.median(ordered), 2),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
+    }
+
+
+def run() -> list[dict[str, Any]]:
+    from django.core.management import call_command
+    from django.test import Client
+
+    from core.health import check_database, check_redis
+    from core.services import api_token_create, user_ensure
+
+    call_command("migrate", verbosity=0)
+    rows = []
+    for name, check in (("health: database check", check_database), ("health: redis check", check_redis)):
+        samples = []
+        for _ in range(200):
+            started = time.perf_counter()
+            check()
+            samples.append((time.perf_counter() - started) * 1000)
+        rows.append({"what": name, "n": len(samples), **_percentiles(samples)})
+
+    user, _ = user_ensure(email="bench@alphadesk.local", roles=["analyst"], password=None)
+    _, raw = api_token_create(user=user, name="bench")
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}", HTTP_HOST="localhost")
+    client.get("/api/v1/me")
+    samples = []
+    for _ in range(200):
+        started = time.perf_counter()
+        assert client.get("/api/v1/me").status_code == 200
+        samples.append((time.perf_counter() - started) * 1000)
+    rows.append({"what": "GET /api/v1/me with a bearer token", "n": len(samples), **_percentiles(samples)})
+    return rows
