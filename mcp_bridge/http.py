@@ -1,0 +1,130 @@
+"""Streamable HTTP transport at ``/mcp``: origin check, size cap, bearer-token auth with the
+``mcp`` scope, per-token rate limit — then the SDK's app with the user on the request scope."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from mcp.server.transport_security import TransportSecuritySettings
+
+from core.services import api_token_authenticate
+from mcp_bridge.server import USER_SCOPE_KEY, build_server
+
+Scope = dict[str, Any]
+ASGIApp = Any
+
+_redis_client: redis.Redis | None = None
+
+
+def _redis() -> redis.Redis:
+    global _redis_client
+    if _redis_client is None:
+        _redis_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
+    return _redis_client
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def origin_allowed(origin: str) -> bool:
+    """Exact origins from MCP_ALLOWED_ORIGINS; an entry ending in ``:*`` allows any port."""
+    for allowed in settings.MCP_ALLOWED_ORIGINS:
+        if allowed.endswith(":*"):
+            base = allowed[:-2]
+            if origin == base or (origin.startswith(base + ":") and origin[len(base) + 1 :].isdigit()):
+                return True
+        elif origin == allowed:
+            return True
+    return False
+
+
+async def _respond(send: Any, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            + (headers or []),
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _authenticate(raw_header: str | None) -> tuple[int, str, Any, list[tuple[bytes, bytes]]]:
+    """(status, message, user, extra headers) — status 0 means allowed."""
+    challenge = [(b"www-authenticate", b'Bearer realm="mcp"')]
+    if not raw_header or not raw_header.lower().startswith("bearer "):
+        return 401, "Missing bearer token: create an API token with the 'mcp' scope under Settings.", None, challenge
+    token = api_token_authenticate(raw_header[7:].strip())
+    if token is None:
+        return 401, "Invalid, expired or revoked API token.", None, challenge
+    if not token.has_scope("mcp"):
+        return 403, "This API token lacks the 'mcp' scope.", None, []
+    limit = settings.MCP_RATE_LIMIT_PER_MINUTE
+    window = int(time.time() // 60)
+    key = f"alphadesk:mcp:rate:{token.pk}:{window}"
+    try:
+        pipe = _redis().pipeline()
+        pipe.incr(key)
+        pipe.expire(key, 120)
+        count = int(pipe.execute()[0])
+    except redis.RedisError:
+        return 503, "Rate limiter unavailable (Redis is down); try again shortly.", None, []
+    if count > limit:
+        retry_after = str(60 - int(time.time()) % 60).encode()
+        return 429, f"Rate limit of {limit} requests per minute exceeded.", None, [(b"retry-after", retry_after)]
+    return 0, "", token.user, []
+
+
+class MCPGate:
+    """ASGI middleware in front of the SDK app (which also validates Host/Origin)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        origin = _header(scope, b"origin")
+        if origin is not None and not origin_allowed(origin):
+            await _respond(send, 403, f"Origin {origin!r} is not allowed.")
+            return
+        length = _header(scope, b"content-length")
+        if length is not None and length.isdigit() and int(length) > settings.MCP_MAX_REQUEST_BYTES:
+            await _respond(send, 413, f"Request body over {settings.MCP_MAX_REQUEST_BYTES} bytes.")
+            return
+        status, message, user, headers = await sync_to_async(_authenticate, thread_sensitive=True)(
+            _header(scope, b"authorization")
+        )
+        if status:
+            await _respond(send, status, message, headers)
+            return
+        scope[USER_SCOPE_KEY] = user
+        await self.app(scope, receive, send)
+
+
+def build_http_app() -> ASGIApp:
+    """The Starlette app for ``/mcp`` (its lifespan runs the SDK's session manager)."""
+    server = build_server()
+    return server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=settings.MCP_MAX_REQUEST_BYTES,
+        transport_security=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=settings.MCP_ALLOWED_HOSTS,
+            allowed_origins=settings.MCP_ALLOWED_ORIGINS,
+        ),
+    )
