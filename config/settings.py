@@ -101,13 +101,18 @@ TEMPLATES = [
 ]
 
 # --- data stores ------------------------------------------------------------------------------
-DATABASE_URL = env.str("DATABASE_URL", default="") or embedded.postgres_url()
+# Static analysis (mypy's Django plugin) loads settings but must not start servers it would
+# leave running (mypy exits without running atexit handlers).
+_NO_SERVERS = env.bool("ALPHADESK_SKIP_EMBEDDED", default=False)
+DATABASE_URL = env.str("DATABASE_URL", default="") or (
+    "postgres://localhost/alphadesk" if _NO_SERVERS else embedded.postgres_url()
+)
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env.str("REDIS_URL", default="") or embedded.redis_url()
+REDIS_URL = env.str("REDIS_URL", default="") or ("redis://localhost:6379/0" if _NO_SERVERS else embedded.redis_url())
 
 
 def redis_db_url(url: str, db: int) -> str:

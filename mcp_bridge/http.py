@@ -10,6 +10,7 @@ from typing import Any
 import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 from mcp.server.transport_security import TransportSecuritySettings
 
 from core.services import api_token_authenticate
@@ -62,6 +63,14 @@ async def _respond(send: Any, status: int, message: str, headers: list[tuple[byt
 
 def _authenticate(raw_header: str | None) -> tuple[int, str, Any, list[tuple[bytes, bytes]]]:
     """(status, message, user, extra headers) — status 0 means allowed."""
+    try:
+        return _check_token(raw_header)
+    finally:
+        # This path bypasses Django's request cycle, so close connections as it would.
+        close_old_connections()
+
+
+def _check_token(raw_header: str | None) -> tuple[int, str, Any, list[tuple[bytes, bytes]]]:
     challenge = [(b"www-authenticate", b'Bearer realm="mcp"')]
     if not raw_header or not raw_header.lower().startswith("bearer "):
         return 401, "Missing bearer token: create an API token with the 'mcp' scope under Settings.", None, challenge

@@ -6,6 +6,8 @@ import hashlib
 import json
 from typing import Any
 
+from django.db import close_old_connections
+
 from core.tools import ToolError, ToolOutcome, call_tool, mcp_whitelist
 from reviews.services import audit_record
 
@@ -20,6 +22,13 @@ def mcp_tool_call(*, user: Any, name: str, arguments: dict[str, Any] | None, tra
     """Run a whitelisted tool as ``user`` and write one audit event (user, tool, digest,
     outcome, latency). A tool outside the MCP whitelist is refused as unknown."""
     arguments = dict(arguments or {})
+    try:
+        return _call_and_audit(user=user, name=name, arguments=arguments, transport=transport)
+    finally:
+        close_old_connections()  # outside Django's request cycle: behave like a request
+
+
+def _call_and_audit(*, user: Any, name: str, arguments: dict[str, Any], transport: str) -> ToolOutcome:
     if name in mcp_whitelist():
         outcome = call_tool(name, arguments, user=user)
     else:
