@@ -113,10 +113,12 @@ def decide(request: HttpRequest, task_id: int) -> HttpResponse:
         messages.warning(request, f"{exc} Your decision was not recorded.")
         return render(request, "reviews/detail.html", _detail_context(request, _get_task(request, task_id)), status=409)
     except PermissionDenied as exc:
-        context = _detail_context(request, task, errors={"__all__": [str(exc)]}, posted=request.POST)
+        context = _detail_context(request, task, form_errors=[str(exc)], posted=request.POST)
         return render(request, "reviews/detail.html", context, status=403)
     except ValidationError as exc:
-        context = _detail_context(request, task, errors=exc.message_dict, posted=request.POST)
+        errors = exc.message_dict
+        form_errors = [m for key, msgs in errors.items() if key not in {"reason", "edited"} for m in msgs]
+        context = _detail_context(request, task, errors=errors, form_errors=form_errors, posted=request.POST)
         return render(request, "reviews/detail.html", context, status=400)
     label = {"approve": "approved", "edit": "approved with your edits", "reject": "rejected"}[outcome]
     messages.success(request, f"Task #{task.pk} {label}. The paused run resumes now.")
