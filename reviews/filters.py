@@ -6,12 +6,14 @@ from datetime import timedelta
 from typing import Any
 
 import django_filters
+from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from reviews.models import AuditEvent, ReviewTask
 
+_DATE = forms.DateInput(attrs={"type": "date"})
 AGE_CHOICES = [("1h", "Under an hour"), ("24h", "Under a day"), ("older", "Older than a day"), ("overdue", "Overdue")]
 
 
@@ -60,8 +62,8 @@ class AuditEventFilter(django_filters.FilterSet):
     action = django_filters.CharFilter(field_name="action", lookup_expr="startswith", label="Action starts with")
     subject_type = django_filters.CharFilter(field_name="subject_type", lookup_expr="iexact", label="Subject type")
     subject_id = django_filters.CharFilter(field_name="subject_id", lookup_expr="exact", label="Subject id")
-    date_from = django_filters.DateFilter(field_name="created_at", lookup_expr="date__gte", label="From")
-    date_to = django_filters.DateFilter(field_name="created_at", lookup_expr="date__lte", label="To")
+    date_from = django_filters.DateFilter(field_name="created_at", lookup_expr="date__gte", label="From", widget=_DATE)
+    date_to = django_filters.DateFilter(field_name="created_at", lookup_expr="date__lte", label="To", widget=_DATE)
 
     class Meta:
         model = AuditEvent
