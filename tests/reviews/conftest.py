@@ -12,8 +12,22 @@ BRIEF_PAYLOAD = {
     "brief": {"title": "IT services", "as_of": "2024-12-31", "source": "snapshot"},
     "editable": {"body": "INFY closed at [c1].\nTCS closed at [c2]."},
     "claims": [
-        {"id": "c1", "ticker": "INFY.NS", "metric": "close", "value": "1,935.10", "recomputed": "1,935.10", "verified": True},
-        {"id": "c2", "ticker": "TCS.NS", "metric": "close", "value": "4,108.45", "recomputed": "4,100.00", "verified": False},
+        {
+            "id": "c1",
+            "ticker": "INFY.NS",
+            "metric": "close",
+            "value": "1,935.10",
+            "recomputed": "1,935.10",
+            "verified": True,
+        },
+        {
+            "id": "c2",
+            "ticker": "TCS.NS",
+            "metric": "close",
+            "value": "4,108.45",
+            "recomputed": "4,100.00",
+            "verified": False,
+        },
     ],
     "verification": {"status": "failed", "summary": "1 of 2 claims did not match its recomputation."},
 }

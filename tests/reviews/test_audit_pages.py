@@ -37,7 +37,9 @@ def test_audit_page_filters_by_actor_action_subject_and_date(make_task: Any, rev
     assert "review_task.reject" in by_actor and "watchlist.update" not in by_actor
     by_action = client.get("/reviews/audit/", {"action": "watchlist."}).content.decode()
     assert "watchlist.update" in by_action and "review_task." not in by_action
-    by_subject = client.get("/reviews/audit/", {"subject_type": "reviews.reviewtask", "subject_id": task.pk}).content.decode()
+    by_subject = client.get(
+        "/reviews/audit/", {"subject_type": "reviews.reviewtask", "subject_id": task.pk}
+    ).content.decode()
     assert "review_task.reject" in by_subject and "watchlist.update" not in by_subject
     tomorrow = (timezone.localdate() + timedelta(days=1)).isoformat()
     assert "No events match" in client.get("/reviews/audit/", {"date_from": tomorrow}).content.decode()
@@ -51,12 +53,12 @@ def test_audit_page_filters_by_actor_action_subject_and_date(make_task: Any, rev
 def test_csv_export_streams_the_filtered_events_with_their_hashes(make_task: Any, reviewer: Any, analyst: Any) -> None:
     task = make_task()
     review_task_decide(user=reviewer, task_id=task.pk, outcome="approve")
-    audit_record(actor=analyst, action="portfolio.create", after={"name": "Core, \"India\""})
+    audit_record(actor=analyst, action="portfolio.create", after={"name": 'Core, "India"'})
     response = client_for(reviewer).get("/reviews/audit/export.csv", {"action": "review_task."})
     assert response.status_code == 200 and response.streaming
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith('attachment; filename="alphadesk-audit-')
-    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.DictReader(io.StringIO(response.getvalue().decode())))
     assert [row["action"] for row in rows] == ["review_task.request", "review_task.approve"]
     stored = {e.pk: e for e in AuditEvent.objects.all()}
     for row in rows:
@@ -64,7 +66,7 @@ def test_csv_export_streams_the_filtered_events_with_their_hashes(make_task: Any
     assert rows[1]["actor"] == reviewer.email and rows[1]["after"] == '{"reason": "", "state": "approved"}'
     # A value with a comma and quotes survives the round trip.
     everything = client_for(reviewer).get("/reviews/audit/export.csv")
-    all_rows = list(csv.DictReader(io.StringIO(b"".join(everything.streaming_content).decode())))
+    all_rows = list(csv.DictReader(io.StringIO(everything.getvalue().decode())))
     assert any(row["after"] == '{"name": "Core, \\"India\\""}' for row in all_rows)
     assert client_for(reviewer).get("/reviews/audit/export.csv", {"date_to": "31/31/2024"}).status_code == 400
 
@@ -72,7 +74,10 @@ def test_csv_export_streams_the_filtered_events_with_their_hashes(make_task: Any
 def test_decision_events_carry_ip_and_user_agent(make_task: Any, reviewer: Any) -> None:
     task = make_task()
     client_for(reviewer).post(
-        f"/reviews/{task.pk}/decide/", {"outcome": "approve"}, HTTP_USER_AGENT="Mozilla/5.0 test", REMOTE_ADDR="10.1.2.3"
+        f"/reviews/{task.pk}/decide/",
+        {"outcome": "approve"},
+        HTTP_USER_AGENT="Mozilla/5.0 test",
+        REMOTE_ADDR="10.1.2.3",
     )
     event = AuditEvent.objects.get(action="review_task.approve")
     assert (event.ip, event.user_agent, event.actor) == ("10.1.2.3", "Mozilla/5.0 test", reviewer)
@@ -90,7 +95,9 @@ def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any) ->
     review_task_decide(user=reviewer, task_id=task.pk, outcome="reject", reason="numbers do not match")
     request = RequestFactory().get("/")
     request.user = reviewer
-    html = Template("{% load audit %}{% audit_history subject %}").render(Context({"subject": task, "request": request}))
+    html = Template("{% load audit %}{% audit_history subject %}").render(
+        Context({"subject": task, "request": request})
+    )
     assert 'data-testid="audit-history"' in html
     assert html.index("review_task.reject") < html.index("review_task.request")  # newest first
     assert "numbers do not match" in html
@@ -100,7 +107,9 @@ def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any) ->
     assert 'data-testid="audit-history"' in page and "review_task.reject" in page
 
 
-def test_nav_badge_costs_one_count_query_for_reviewers(make_task: Any, reviewer: Any, analyst: Any, django_assert_num_queries: Any) -> None:
+def test_nav_badge_costs_one_count_query_for_reviewers(
+    make_task: Any, reviewer: Any, analyst: Any, django_assert_num_queries: Any
+) -> None:
     from core.context_processors import navigation
 
     make_task()

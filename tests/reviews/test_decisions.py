@@ -21,8 +21,12 @@ def test_reviewer_approves_and_the_decision_is_recorded_and_audited(make_task: A
     assert (task.state, task.decided_by, task.resume_state) == ("approved", reviewer, "queued")
     assert decision.task_id == task.pk and decision.reviewer == reviewer
     event = AuditEvent.objects.filter(action="review_task.approve").get()
+    assert event.after is not None
     assert (event.actor, event.subject_id, event.before, event.after["state"]) == (
-        reviewer, str(task.pk), {"state": "pending"}, "approved"
+        reviewer,
+        str(task.pk),
+        {"state": "pending"},
+        "approved",
     )
 
 
@@ -30,8 +34,12 @@ def test_four_eyes_refuses_the_requester(make_user: Any, analyst: Any) -> None:
     # A reviewer who asked for the review (e.g. escalated their own chat) may not decide it.
     requester = make_user("reviewer", "analyst")
     task = review_task_request(
-        requested_by=requester, subject_owner=analyst, kind="chat_escalation", title="q",
-        graph_name="review_probe", thread_id="four-eyes-1",
+        requested_by=requester,
+        subject_owner=analyst,
+        kind="chat_escalation",
+        title="q",
+        graph_name="review_probe",
+        thread_id="four-eyes-1",
     )
     with pytest.raises(PermissionDenied, match="Four-eyes"):
         review_task_decide(user=requester, task_id=task.pk, outcome="approve")
@@ -108,7 +116,7 @@ def test_unknown_outcome_is_refused(make_task: Any, reviewer: Any) -> None:
 def test_a_second_decision_is_refused_and_names_the_first(make_task: Any, reviewer: Any, make_user: Any) -> None:
     task = make_task()
     review_task_decide(user=reviewer, task_id=task.pk, outcome="approve")
-    with pytest.raises(ReviewAlreadyDecided, match="already approved by reviewer@example.test"):
+    with pytest.raises(ReviewAlreadyDecided, match=r"already approved by reviewer@example\.test"):
         review_task_decide(user=make_user("reviewer"), task_id=task.pk, outcome="reject", reason="late")
     assert ReviewDecision.objects.filter(task=task).count() == 1
 

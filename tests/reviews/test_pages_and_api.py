@@ -27,7 +27,9 @@ def test_analyst_can_neither_see_nor_decide_tasks_by_page_or_api(make_task: Any,
     assert other.post(f"/reviews/{task.pk}/decide/", {"outcome": "approve"}).status_code == 403
     assert other.get("/api/v1/reviews/tasks").status_code == 403
     assert other.get(f"/api/v1/reviews/tasks/{task.pk}").status_code == 403
-    response = other.post(f"/api/v1/reviews/tasks/{task.pk}/decide", {"outcome": "approve"}, content_type="application/json")
+    response = other.post(
+        f"/api/v1/reviews/tasks/{task.pk}/decide", {"outcome": "approve"}, content_type="application/json"
+    )
     assert response.status_code == 403
     assert ReviewTask.objects.get(pk=task.pk).state == "pending"
     assert b"reviews-badge" not in other.get("/").content
@@ -40,7 +42,7 @@ def test_inbox_lists_filters_and_sorts(make_task: Any, reviewer: Any, make_user:
     client = client_for(reviewer)
     page = client.get("/reviews/").content.decode()
     assert "Brief one" in page and "Chat one" in page
-    assert 'data-testid="reviews-badge"' in page and '>2</span>' in page
+    assert 'data-testid="reviews-badge"' in page and ">2</span>" in page
 
     only_chat = client.get("/reviews/", {"kind": "chat_escalation"}).content.decode()
     assert "Chat one" in only_chat and "Brief one" not in only_chat
@@ -74,7 +76,9 @@ def test_detail_renders_the_kind_specific_context(make_task: Any, reviewer: Any)
     assert client.get("/reviews/999999/").status_code == 404
 
 
-def test_page_decisions_enforce_the_rules_and_report_conflicts(make_task: Any, reviewer: Any, make_user: Any, analyst: Any) -> None:
+def test_page_decisions_enforce_the_rules_and_report_conflicts(
+    make_task: Any, reviewer: Any, make_user: Any, analyst: Any
+) -> None:
     task = make_task()
     client = client_for(reviewer)
     response = client.post(f"/reviews/{task.pk}/decide/", {"outcome": "reject", "reason": "  "})
@@ -109,7 +113,9 @@ def test_edit_via_the_page_keeps_the_diff(make_task: Any, reviewer: Any) -> None
     assert "Approved with edits" in page and "-TCS closed at [c2]." in page
 
 
-def test_api_lists_gets_and_decides_with_the_same_rules(make_task: Any, reviewer: Any, make_user: Any, analyst: Any) -> None:
+def test_api_lists_gets_and_decides_with_the_same_rules(
+    make_task: Any, reviewer: Any, make_user: Any, analyst: Any
+) -> None:
     task = make_task()
     client = client_for(reviewer)
     listing = client.get("/api/v1/reviews/tasks").json()
@@ -155,8 +161,10 @@ def test_api_second_decision_gets_409(make_task: Any, reviewer: Any, make_user: 
 
 def test_review_endpoints_are_in_the_openapi_schema(reviewer: Any) -> None:
     schema = client_for(reviewer).get("/api/schema/", HTTP_ACCEPT="application/json").json()
-    assert {"/api/v1/reviews/tasks", "/api/v1/reviews/tasks/{task_id}", "/api/v1/reviews/tasks/{task_id}/decide"} <= set(
-        schema["paths"]
-    )
+    assert {
+        "/api/v1/reviews/tasks",
+        "/api/v1/reviews/tasks/{task_id}",
+        "/api/v1/reviews/tasks/{task_id}/decide",
+    } <= set(schema["paths"])
     decide = schema["paths"]["/api/v1/reviews/tasks/{task_id}/decide"]["post"]
     assert {"201", "400", "403", "404", "409"} <= set(decide["responses"])

@@ -88,7 +88,9 @@ def test_twenty_concurrent_decisions_give_one_decision_and_one_resume(
 
     assert sorted(results) == ["conflict"] * 19 + ["decided"]
     assert ReviewDecision.objects.filter(task_id=task.pk).count() == 1
-    decisions = AuditEvent.objects.filter(subject_id=str(task.pk), action__in=["review_task.approve", "review_task.reject"])
+    decisions = AuditEvent.objects.filter(
+        subject_id=str(task.pk), action__in=["review_task.approve", "review_task.reject"]
+    )
     assert decisions.count() == 1
 
     task = wait_for_resume(task.pk)

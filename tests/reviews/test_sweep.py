@@ -26,7 +26,7 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[tuple[list[str], Any]] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
         return "250 OK"
 
@@ -56,9 +56,7 @@ def test_the_sweep_is_a_registered_beat_task() -> None:
 
 
 @override_settings(REVIEW_OVERDUE_ACTION="expire")
-def test_overdue_task_expires_and_the_run_is_told(
-    make_task: Any, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_overdue_task_expires_and_the_run_is_told(make_task: Any, django_capture_on_commit_callbacks: Any) -> None:
     overdue = make_task(title="late", due_at=timezone.now() - timedelta(minutes=1))
     on_time = make_task(title="fine")
     with django_capture_on_commit_callbacks() as callbacks:
