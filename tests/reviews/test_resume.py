@@ -52,12 +52,13 @@ def test_decision_resumes_the_paused_graph_in_the_worker_process(
     assert values["finished_pid"] == celery_worker.proc.pid != os.getpid()
 
 
-def test_twenty_concurrent_decisions_give_one_decision_and_one_resume(
-    celery_worker: Any, make_task: Any, make_user: Any
-) -> None:
+def test_twenty_concurrent_decisions_give_one_decision_and_one_resume(celery_worker: Any, make_task: Any) -> None:
     thread_id = probe_run_start(title="race")
     task = make_task(thread_id=thread_id)
-    reviewers = [make_user("reviewer") for _ in range(20)]
+    from core.services import user_ensure
+
+    # No passwords: hashing 20 of them would dominate the test's time.
+    reviewers = [user_ensure(email=f"racer{i}@example.test", roles=["reviewer"], password=None)[0] for i in range(20)]
     barrier = threading.Barrier(len(reviewers))
     results: list[str] = []
     lock = threading.Lock()
