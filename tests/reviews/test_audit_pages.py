@@ -121,3 +121,17 @@ def test_nav_badge_costs_one_count_query_for_reviewers(
         assert navigation(request)["reviews_pending_count"] == 2
     request.user = analyst
     assert "reviews_pending_count" not in navigation(request)
+
+
+def test_admin_lists_audit_and_tasks_read_only(make_task: Any, admin_user: Any) -> None:
+    task = make_task()
+    client = client_for(admin_user)
+    assert client.get("/admin/reviews/auditevent/").status_code == 200
+    assert "IT services brief" in client.get("/admin/reviews/reviewtask/").content.decode()
+    event = AuditEvent.objects.first()
+    assert event is not None
+    # No add/delete, and POSTing a change is refused: the log and decisions are not edited here.
+    assert client.get("/admin/reviews/auditevent/add/").status_code == 403
+    assert client.post(f"/admin/reviews/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert client.post(f"/admin/reviews/reviewtask/{task.pk}/change/", {"state": "approved"}).status_code == 403
+    assert AuditEvent.objects.filter(pk=event.pk).exists()
