@@ -285,6 +285,8 @@ if REVIEW_OVERDUE_ACTION not in {"escalate", "expire"}:
     raise environ.ImproperlyConfigured("REVIEW_OVERDUE_ACTION must be 'escalate' or 'expire'")
 REVIEW_ESCALATION_GRACE_HOURS = env.float("REVIEW_ESCALATION_GRACE_HOURS", default=2.0)
 REVIEW_SWEEP_SECONDS = env.int("REVIEW_SWEEP_SECONDS", default=300)
+# A resume still queued or running after this long is re-enqueued by the sweep (lost message, dead worker).
+REVIEW_RESUME_STALE_MINUTES = env.float("REVIEW_RESUME_STALE_MINUTES", default=10.0)
 # Graphs a review decision may resume: name → dotted path of build_graph(checkpointer=...).
 # Apps add theirs here (or call reviews.graphs.register_graph in AppConfig.ready()).
 REVIEW_GRAPHS = {"review_probe": "reviews.probe_graph.build_graph"}

@@ -132,6 +132,7 @@ class ReviewTask(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     resume_state = models.CharField(max_length=16, choices=ResumeState.choices, default=ResumeState.WAITING)
+    resume_claimed_at = models.DateTimeField(null=True, blank=True)
     resumed_at = models.DateTimeField(null=True, blank=True)
     resume_error = models.TextField(blank=True)
 

@@ -284,7 +284,7 @@ def review_task_resume_run(*, task_id: int) -> str:
     from reviews.graphs import graph_builder
 
     claimed = ReviewTask.objects.filter(pk=task_id, resume_state=ReviewTask.ResumeState.QUEUED).update(
-        resume_state=ReviewTask.ResumeState.RUNNING
+        resume_state=ReviewTask.ResumeState.RUNNING, resume_claimed_at=timezone.now()
     )
     if not claimed:
         return "skipped"
@@ -311,6 +311,28 @@ def review_task_resume_run(*, task_id: int) -> str:
     return str(final)
 
 
+def review_resumes_requeue(*, now: datetime) -> int:
+    """Re-enqueue resumes whose message was lost (queued too long) or whose worker died mid-run
+    (running too long). Safe: the claim admits one runner, and a run whose interrupt was already
+    consumed is recorded as "nothing to resume" instead of being resumed again."""
+    stale = now - timedelta(minutes=float(settings.REVIEW_RESUME_STALE_MINUTES))
+    lost = ReviewTask.objects.filter(resume_state=ReviewTask.ResumeState.QUEUED, decided_at__lt=stale)
+    stuck = ReviewTask.objects.filter(resume_state=ReviewTask.ResumeState.RUNNING, resume_claimed_at__lt=stale)
+    task_ids = list(lost.values_list("pk", flat=True))
+    for task_id in stuck.values_list("pk", flat=True):
+        with transaction.atomic():
+            if ReviewTask.objects.filter(
+                pk=task_id, resume_state=ReviewTask.ResumeState.RUNNING, resume_claimed_at__lt=stale
+            ).update(resume_state=ReviewTask.ResumeState.QUEUED):
+                audit_record(
+                    actor=None, action="review_task.resume_requeue", subject=ReviewTask.objects.get(pk=task_id)
+                )
+                task_ids.append(task_id)
+    for task_id in task_ids:
+        transaction.on_commit(partial(_enqueue_resume, task_id))
+    return len(task_ids)
+
+
 def _reviewer_emails() -> list[str]:
     User = get_user_model()
     users = User.objects.filter(is_active=True).filter(Q(groups__name__in=[REVIEWER, ADMIN]) | Q(is_superuser=True))
@@ -327,7 +349,7 @@ def review_tasks_sweep(*, now: datetime | None = None) -> dict[str, int]:
     ``escalate`` raises priority to urgent, extends the due time by the grace period and emails
     reviewers; a task overdue again after escalation expires. ``expire`` expires at once."""
     now = now or timezone.now()
-    counts = {"escalated": 0, "expired": 0}
+    counts = {"escalated": 0, "expired": 0, "requeued": review_resumes_requeue(now=now)}
     overdue = ReviewTask.objects.filter(state=ReviewTask.State.PENDING, due_at__lt=now).select_related(
         "requested_by", "subject_owner"
     )

@@ -60,7 +60,7 @@ def test_overdue_task_expires_and_the_run_is_told(make_task: Any, django_capture
     overdue = make_task(title="late", due_at=timezone.now() - timedelta(minutes=1))
     on_time = make_task(title="fine")
     with django_capture_on_commit_callbacks() as callbacks:
-        assert review_tasks_sweep.apply().get() == {"escalated": 0, "expired": 1}
+        assert review_tasks_sweep.apply().get() == {"escalated": 0, "expired": 1, "requeued": 0}
     overdue.refresh_from_db()
     assert (overdue.state, overdue.decision.outcome, overdue.resume_state) == ("expired", "expire", "queued")
     assert overdue.decided_at is not None and overdue.decided_by is None
@@ -68,7 +68,7 @@ def test_overdue_task_expires_and_the_run_is_told(make_task: Any, django_capture
     assert AuditEvent.objects.filter(action="review_task.expire", subject_id=str(overdue.pk)).count() == 1
     assert len(callbacks) == 2  # enqueue the resume, then notify
     # A second sweep finds nothing more to do.
-    assert review_tasks_sweep.apply().get() == {"escalated": 0, "expired": 0}
+    assert review_tasks_sweep.apply().get() == {"escalated": 0, "expired": 0, "requeued": 0}
 
 
 def test_escalation_emails_reviewers_through_smtp_then_expires(
@@ -88,7 +88,7 @@ def test_escalation_emails_reviewers_through_smtp_then_expires(
     }
     with override_settings(**smtp_settings):
         with django_capture_on_commit_callbacks(execute=True):
-            assert review_tasks_sweep.apply().get() == {"escalated": 1, "expired": 0}
+            assert review_tasks_sweep.apply().get() == {"escalated": 1, "expired": 0, "requeued": 0}
         task.refresh_from_db()
         assert task.state == "pending" and task.priority == ReviewTask.Priority.URGENT
         assert task.escalated_at is not None and task.due_at > timezone.now() + timedelta(hours=1.9)
@@ -103,9 +103,34 @@ def test_escalation_emails_reviewers_through_smtp_then_expires(
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             from reviews.services import review_tasks_sweep as sweep
 
-            assert sweep(now=later) == {"escalated": 0, "expired": 1}
+            assert sweep(now=later) == {"escalated": 0, "expired": 1, "requeued": 0}
         callbacks[-1]()  # only the notification; the resume enqueue is covered with the worker
         assert ReviewTask.objects.get(pk=task.pk).state == "expired"
         assert len(inbox.messages) == 2
         recipients, message = inbox.messages[1]
         assert recipients == [analyst.email] and message["Subject"] == "[AlphaDesk] Review expired: IT services brief"
+
+
+def test_sweep_requeues_a_stuck_resume_and_the_run_is_resumed_once(
+    make_task: Any, reviewer: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from reviews.probe_graph import probe_run_start, probe_run_state
+    from reviews.services import review_task_decide, review_task_resume_run
+
+    thread_id = probe_run_start(title="stuck")
+    task = make_task(thread_id=thread_id)
+    review_task_decide(user=reviewer, task_id=task.pk, outcome="approve")
+    # The worker claimed the resume and died before finishing it.
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    ReviewTask.objects.filter(pk=task.pk).update(resume_state="running", resume_claimed_at=an_hour_ago)
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert review_tasks_sweep.apply().get()["requeued"] == 1
+    assert len(callbacks) == 1 and ReviewTask.objects.get(pk=task.pk).resume_state == "queued"
+    assert review_task_resume_run(task_id=task.pk) == "done"
+    assert review_task_resume_run(task_id=task.pk) == "skipped"  # a duplicate message
+    # Even if it is queued again (the first worker was only slow), the run is not resumed twice.
+    ReviewTask.objects.filter(pk=task.pk).update(resume_state="queued", decided_at=an_hour_ago)
+    assert review_tasks_sweep.apply().get()["requeued"] == 1
+    assert review_task_resume_run(task_id=task.pk) == "nothing"
+    values = probe_run_state(thread_id)["values"]
+    assert values["result"] == "published" and values["log"] == ["prepared", "resumed:approve", "finished"]
