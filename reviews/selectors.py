@@ -39,6 +39,12 @@ def audit_event_list(*, user: Any) -> QuerySet[AuditEvent]:
 
 
 def audit_events_for_subject(*, user: Any, subject: models.Model, limit: int = 50) -> list[AuditEvent]:
-    """The newest events about one object, for the per-object history panel."""
-    events = audit_event_list(user=user).filter(subject_type=subject._meta.label_lower, subject_id=str(subject.pk))
+    """The newest events about one object, for the per-object history panel.
+
+    The panel sits on the object's own page, which has already checked that ``user`` may see the
+    object, so everyone who may see it sees its whole history (an analyst sees who approved their
+    brief). Anonymous users see nothing."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    events = AuditEvent.objects.filter(subject_type=subject._meta.label_lower, subject_id=str(subject.pk))
     return list(events.order_by("-id")[:limit])

@@ -90,7 +90,7 @@ def test_analysts_see_only_their_own_events_through_the_selector(analyst: Any, r
     assert audit_event_list(user=reviewer).count() == 2
 
 
-def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any) -> None:
+def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any, analyst: Any) -> None:
     task = make_task()
     review_task_decide(user=reviewer, task_id=task.pk, outcome="reject", reason="numbers do not match")
     request = RequestFactory().get("/")
@@ -102,6 +102,12 @@ def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any) ->
     assert html.index("review_task.reject") < html.index("review_task.request")  # newest first
     assert "numbers do not match" in html
     assert f"subject_type=reviews.reviewtask&amp;subject_id={task.pk}" in html
+    # On a page the analyst may open (their brief), the panel shows the reviewer's decision too.
+    request.user = analyst
+    html = Template("{% load audit %}{% audit_history subject %}").render(
+        Context({"subject": task, "request": request})
+    )
+    assert "review_task.reject" in html and reviewer.email in html
     # The task detail page includes the same panel.
     page = client_for(reviewer).get(f"/reviews/{task.pk}/").content.decode()
     assert 'data-testid="audit-history"' in page and "review_task.reject" in page
