@@ -285,3 +285,30 @@ MCP_ALLOWED_ORIGINS = env.list(
 MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
 MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)
 MCP_MAX_REQUEST_BYTES = env.int("MCP_MAX_REQUEST_BYTES", default=256 * 1024)
+
+# --- reviews (human-in-the-loop, audit) -------------------------------------------------------
+# Hours a reviewer has before a task is overdue, per kind ("default" for any other kind).
+REVIEW_SLA_HOURS = {
+    "brief_approval": env.float("REVIEW_SLA_BRIEF_HOURS", default=2.0),
+    "chat_escalation": env.float("REVIEW_SLA_CHAT_HOURS", default=24.0),
+    "default": env.float("REVIEW_SLA_DEFAULT_HOURS", default=24.0),
+}
+# Overdue tasks: "escalate" (urgent + email reviewers, expire after the grace period) or "expire".
+REVIEW_OVERDUE_ACTION = env.str("REVIEW_OVERDUE_ACTION", default="escalate")
+if REVIEW_OVERDUE_ACTION not in {"escalate", "expire"}:
+    raise environ.ImproperlyConfigured("REVIEW_OVERDUE_ACTION must be 'escalate' or 'expire'")
+REVIEW_ESCALATION_GRACE_HOURS = env.float("REVIEW_ESCALATION_GRACE_HOURS", default=2.0)
+REVIEW_SWEEP_SECONDS = env.int("REVIEW_SWEEP_SECONDS", default=300)
+# A resume still queued or running after this long is re-enqueued by the sweep (lost message, dead worker).
+REVIEW_RESUME_STALE_MINUTES = env.float("REVIEW_RESUME_STALE_MINUTES", default=10.0)
+# Graphs a review decision may resume: name → dotted path of build_graph(checkpointer=...).
+# Apps add theirs here (or call reviews.graphs.register_graph in AppConfig.ready()).
+REVIEW_GRAPHS = {"review_probe": "reviews.probe_graph.build_graph"}
+# Absolute links in notification emails.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# django_celery_beat's DatabaseScheduler installs these entries into its tables when beat starts.
+CELERY_BEAT_SCHEDULE = {
+    "reviews-sweep-overdue": {"task": "reviews.tasks.review_tasks_sweep", "schedule": float(REVIEW_SWEEP_SECONDS)},
+}
+# manage.py commands `make demo` runs after migrating (demo data; each is idempotent).
+DEMO_SETUP_COMMANDS = ["seed_reviews"]

@@ -1,0 +1,34 @@
+"""Read-only admin views: audit rows are append-only and decisions go through the inbox
+(``review_task_decide``), so the admin never edits either directly."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from reviews.models import AuditEvent, ReviewTask
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(_ReadOnly):
+    list_display = ("created_at", "actor_label", "action", "subject_type", "subject_id", "ip")
+    list_filter = ("action",)
+    search_fields = ("actor_label", "action", "subject_label", "subject_id")
+
+
+@admin.register(ReviewTask)
+class ReviewTaskAdmin(_ReadOnly):
+    list_display = ("id", "kind", "state", "title", "requested_by", "due_at", "decided_by", "resume_state")
+    list_filter = ("kind", "state", "resume_state")
+    search_fields = ("title", "thread_id")
