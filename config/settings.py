@@ -108,7 +108,8 @@ DATABASE_URL = env.str("DATABASE_URL", default="") or (
     "postgres://localhost/alphadesk" if _NO_SERVERS else embedded.postgres_url()
 )
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
+# Persistent connections: a new PostgreSQL connection costs several ms per request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
