@@ -274,7 +274,7 @@ LOGGING = {
 
 # --- portfolios (market data, watchlists, portfolio analytics) --------------------------------
 # The offline snapshot provider reads these shipped CSVs (data/market/SOURCES.md).
-MARKET_DATA_DIR = env.path("MARKET_DATA_DIR", default=BASE_DIR / "data" / "market")
+MARKET_DATA_DIR = Path(env.str("MARKET_DATA_DIR", default=str(BASE_DIR / "data" / "market")))
 # A bare ticker such as RELIANCE resolves to this exchange first: NS (NSE), BO (BSE) or US.
 MARKET_DEFAULT_EXCHANGE = env.str("MARKET_DEFAULT_EXCHANGE", default="NS")
 # How long cached bars count as fresh before the provider is asked for newer ones.
@@ -288,3 +288,4 @@ YFINANCE_TIMEOUT_SECONDS = env.float("YFINANCE_TIMEOUT_SECONDS", default=5.0)
 YFINANCE_RETRIES = env.int("YFINANCE_RETRIES", default=3)
 YFINANCE_MAX_REQUESTS_PER_MINUTE = env.int("YFINANCE_MAX_REQUESTS_PER_MINUTE", default=60)
 YFINANCE_MAX_RATE_WAIT_SECONDS = env.float("YFINANCE_MAX_RATE_WAIT_SECONDS", default=5.0)
+DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "load_market_snapshot"]

@@ -30,9 +30,7 @@ class CleanHoldings:
     notices: list[str]
 
 
-def clean_holdings(
-    items: Sequence[tuple[Any, Any]], *, normalise: bool, max_holdings: int
-) -> CleanHoldings:
+def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_holdings: int) -> CleanHoldings:
     """Validate ``(ticker, weight | None)`` pairs. Omitted weights (all None) mean equal weights;
     weights must be finite, non-negative and sum to 1 within 1e-6, or — with ``normalise`` — are
     scaled to sum to 1 with an explicit notice. Raises ``ToolFailure("invalid_input", ...)``."""
@@ -71,7 +69,9 @@ def clean_holdings(
         if not math.isfinite(value):
             raise ToolFailure("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
         if value < 0:
-            raise ToolFailure("invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported.")
+            raise ToolFailure(
+                "invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported."
+            )
         weights.append(value)
     total = math.fsum(weights)
     if total <= 0:

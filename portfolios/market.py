@@ -16,6 +16,7 @@ import datetime as dt
 import logging
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -165,7 +166,9 @@ def _load_series(instruments: list[Instrument]) -> dict[int, Series]:
     if missing:
         rows: dict[int, list[tuple[dt.date, float]]] = {inst.pk: [] for inst in missing}
         for inst_id, date, close in (
-            PriceBar.objects.filter(instrument_id__in=list(rows)).order_by("instrument_id", "date").values_list("instrument_id", "date", "close")
+            PriceBar.objects.filter(instrument_id__in=list(rows))
+            .order_by("instrument_id", "date")
+            .values_list("instrument_id", "date", "close")
         ):
             rows[inst_id].append((date, close))
         for inst in missing:
@@ -286,7 +289,7 @@ def snapshot_load_all() -> int:
     if provider.name != "snapshot":
         return 0
     total = 0
-    for symbol in _manifest(settings.MARKET_DATA_DIR):
+    for symbol in _manifest(Path(settings.MARKET_DATA_DIR)):
         inst = bars_refresh(instrument_resolve(symbol), force=True)
         total += PriceBar.objects.filter(instrument=inst).count()
     return total

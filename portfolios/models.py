@@ -94,7 +94,9 @@ class Watchlist(models.Model):
     shared_with_team = models.BooleanField(default=False)
     brief_enabled = models.BooleanField(default=False)
     brief_time = models.TimeField(default=_brief_time_default, help_text="Local time in `timezone`")
-    brief_weekdays = ArrayField(models.PositiveSmallIntegerField(), default=_weekdays_default, help_text="0=Mon … 6=Sun")
+    brief_weekdays = ArrayField(
+        models.PositiveSmallIntegerField(), default=_weekdays_default, help_text="0=Mon … 6=Sun"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -117,18 +117,20 @@ def analysis_run(
     results = market.series_many(clean.symbols)
     series, kept_w, excluded = [], [], []
     seen: set[str] = set()
-    for raw, weight, result in zip(clean.symbols, clean.weights, results, strict=True):
-        if isinstance(result, ToolFailure):
-            excluded.append(Excluded(ticker=raw, error=result.tool_error.error, message=result.tool_error.message))
-        elif result.symbol in seen:
-            raise ToolFailure("invalid_input", f"{raw} is the same instrument as {result.symbol}, listed twice.")
+    for raw, weight, item in zip(clean.symbols, clean.weights, results, strict=True):
+        if isinstance(item, ToolFailure):
+            excluded.append(Excluded(ticker=raw, error=item.tool_error.error, message=item.tool_error.message))
+        elif item.symbol in seen:
+            raise ToolFailure("invalid_input", f"{raw} is the same instrument as {item.symbol}, listed twice.")
         else:
-            seen.add(result.symbol)
-            series.append(result)
+            seen.add(item.symbol)
+            series.append(item)
             kept_w.append(weight)
     if not series:
         first = excluded[0]
-        raise ToolFailure(first.error, "None of the tickers could be analysed: " + "; ".join(e.message for e in excluded))
+        raise ToolFailure(
+            first.error, "None of the tickers could be analysed: " + "; ".join(e.message for e in excluded)
+        )
     if excluded:
         total = sum(kept_w)
         if total <= 0:
@@ -163,7 +165,9 @@ def analysis_run(
         )
     bench = None
     if result.benchmark:
-        bench = BenchmarkSummary.model_validate({k: v for k, v in result.benchmark.items() if k not in {"dates", "growth"}})
+        bench = BenchmarkSummary.model_validate(
+            {k: v for k, v in result.benchmark.items() if k not in {"dates", "growth"}}
+        )
     return PortfolioAnalysis(
         portfolio_id=portfolio.pk if portfolio else None,
         name=portfolio.name if portfolio else "",

@@ -87,12 +87,18 @@ def portfolio_create(
     try:
         with transaction.atomic():
             portfolio = Portfolio.objects.create(
-                owner=user, name=name, description=description.strip(), benchmark=bench, shared_with_team=shared_with_team
+                owner=user,
+                name=name,
+                description=description.strip(),
+                benchmark=bench,
+                shared_with_team=shared_with_team,
             )
             Holding.objects.bulk_create(
                 Holding(portfolio=portfolio, ticker=s, weight=w) for s, w in zip(symbols, weights, strict=True)
             )
-            audit_record(actor=user, action="portfolio.create", subject=portfolio, after=portfolio.snapshot(), request=request)
+            audit_record(
+                actor=user, action="portfolio.create", subject=portfolio, after=portfolio.snapshot(), request=request
+            )
     except IntegrityError as exc:
         raise _unique_name(exc) from exc
     return portfolio, notices
@@ -146,7 +152,9 @@ def portfolio_update(
                     Holding(portfolio=portfolio, ticker=s, weight=w) for s, w in zip(symbols, weights, strict=True)
                 )
             after = Portfolio.objects.get(pk=portfolio.pk).snapshot()
-            audit_record(actor=user, action="portfolio.update", subject=portfolio, before=before, after=after, request=request)
+            audit_record(
+                actor=user, action="portfolio.update", subject=portfolio, before=before, after=after, request=request
+            )
     except IntegrityError as exc:
         raise _unique_name(exc) from exc
     return portfolio, notices
@@ -172,8 +180,9 @@ def _clean_watchlist_fields(
         if not tickers_raw:
             raise ValidationError({"tickers": "Add at least one ticker."})
         if len(tickers_raw) > settings.WATCHLIST_MAX_TICKERS:
+            limit = settings.WATCHLIST_MAX_TICKERS
             raise ValidationError(
-                {"tickers": f"{len(tickers_raw)} tickers is more than the {settings.WATCHLIST_MAX_TICKERS} a watchlist may hold."}
+                {"tickers": f"{len(tickers_raw)} tickers is more than the {limit} a watchlist may hold."}
             )
         symbols = []
         for raw in tickers_raw:
@@ -231,7 +240,9 @@ def watchlist_create(
             watchlist = Watchlist.objects.create(
                 owner=user, name=name, shared_with_team=shared_with_team, brief_enabled=brief_enabled, **fields
             )
-            audit_record(actor=user, action="watchlist.create", subject=watchlist, after=watchlist.snapshot(), request=request)
+            audit_record(
+                actor=user, action="watchlist.create", subject=watchlist, after=watchlist.snapshot(), request=request
+            )
     except IntegrityError as exc:
         raise _unique_name(exc) from exc
     return watchlist
@@ -250,7 +261,16 @@ def _owned_watchlist(user: Any, watchlist_id: int) -> Watchlist:
 def watchlist_update(*, user: Any, watchlist_id: int, request: HttpRequest | None = None, **changes: Any) -> Watchlist:
     """Edit the given fields: name, tickers, recipients, timezone, shared_with_team, brief_enabled,
     brief_time, brief_weekdays."""
-    allowed = {"name", "tickers", "recipients", "timezone", "shared_with_team", "brief_enabled", "brief_time", "brief_weekdays"}
+    allowed = {
+        "name",
+        "tickers",
+        "recipients",
+        "timezone",
+        "shared_with_team",
+        "brief_enabled",
+        "brief_time",
+        "brief_weekdays",
+    }
     unknown = set(changes) - allowed
     if unknown:
         raise ValidationError({"detail": f"Unknown fields: {', '.join(sorted(unknown))}."})
@@ -272,7 +292,12 @@ def watchlist_update(*, user: Any, watchlist_id: int, request: HttpRequest | Non
                 setattr(watchlist, key, value)
             watchlist.save()
             audit_record(
-                actor=user, action="watchlist.update", subject=watchlist, before=before, after=watchlist.snapshot(), request=request
+                actor=user,
+                action="watchlist.update",
+                subject=watchlist,
+                before=before,
+                after=watchlist.snapshot(),
+                request=request,
             )
     except IntegrityError as exc:
         raise _unique_name(exc) from exc
@@ -282,5 +307,7 @@ def watchlist_update(*, user: Any, watchlist_id: int, request: HttpRequest | Non
 def watchlist_delete(*, user: Any, watchlist_id: int, request: HttpRequest | None = None) -> None:
     with transaction.atomic():
         watchlist = _owned_watchlist(user, watchlist_id)
-        audit_record(actor=user, action="watchlist.delete", subject=watchlist, before=watchlist.snapshot(), request=request)
+        audit_record(
+            actor=user, action="watchlist.delete", subject=watchlist, before=watchlist.snapshot(), request=request
+        )
         watchlist.delete()

@@ -22,7 +22,9 @@ MAX_HISTORY_BARS = 2000
 
 
 class TickerIn(BaseModel):
-    ticker: str = Field(description="NSE RELIANCE.NS, BSE 500325.BO, US AAPL, index ^NSEI; bare RELIANCE → default exchange")
+    ticker: str = Field(
+        description="NSE RELIANCE.NS, BSE 500325.BO, US AAPL, index ^NSEI; bare RELIANCE → default exchange"
+    )
 
 
 class HistoryIn(TickerIn):
@@ -73,7 +75,11 @@ def get_price_history(params: HistoryIn, *, user: Any) -> PriceHistory:
     rows = rows[-MAX_HISTORY_BARS:]
     bars = [Bar(date=r.date, open=r.open, high=r.high, low=r.low, close=r.close, volume=r.volume) for r in rows]
     return PriceHistory(
-        symbol=instrument.symbol, currency=instrument.currency, bars=bars, source=instrument.source, as_of=instrument.last_bar_date
+        symbol=instrument.symbol,
+        currency=instrument.currency,
+        bars=bars,
+        source=instrument.source,
+        as_of=instrument.last_bar_date,
     )
 
 
@@ -91,7 +97,12 @@ def get_returns(params: ReturnsIn, *, user: Any) -> Returns:
         raise ToolFailure("no_data", f"Fewer than two bars for {s.symbol} between {start} and {end}.")
     values = metrics.log_returns(closes) if params.kind == "log" else metrics.simple_returns(closes)
     return Returns(
-        symbol=s.symbol, kind=params.kind, dates=list(s.dates[lo + 1 : hi]), returns=values.tolist(), source=s.source, as_of=s.as_of
+        symbol=s.symbol,
+        kind=params.kind,
+        dates=list(s.dates[lo + 1 : hi]),
+        returns=values.tolist(),
+        source=s.source,
+        as_of=s.as_of,
     )
 
 

@@ -2,13 +2,13 @@
 
 import django.contrib.postgres.fields
 import django.db.models.deletion
-import portfolios.models
 from django.conf import settings
 from django.db import migrations, models
 
+import portfolios.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,127 +17,195 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Instrument',
+            name="Instrument",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('symbol', models.CharField(max_length=24, unique=True)),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('exchange', models.CharField(blank=True, max_length=40)),
-                ('currency', models.CharField(blank=True, max_length=8)),
-                ('sector', models.CharField(blank=True, max_length=80)),
-                ('industry', models.CharField(blank=True, max_length=120)),
-                ('kind', models.CharField(default='equity', max_length=12)),
-                ('source', models.CharField(blank=True, help_text='Provider the cached bars came from', max_length=40)),
-                ('first_bar_date', models.DateField(blank=True, null=True)),
-                ('last_bar_date', models.DateField(blank=True, help_text='Newest cached bar: the as-of date', null=True)),
-                ('bars_checked_at', models.DateTimeField(blank=True, help_text='Last time the provider was asked', null=True)),
-                ('bars_version', models.PositiveIntegerField(default=0, help_text='Bumped whenever cached bars change')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("symbol", models.CharField(max_length=24, unique=True)),
+                ("name", models.CharField(blank=True, max_length=200)),
+                ("exchange", models.CharField(blank=True, max_length=40)),
+                ("currency", models.CharField(blank=True, max_length=8)),
+                ("sector", models.CharField(blank=True, max_length=80)),
+                ("industry", models.CharField(blank=True, max_length=120)),
+                ("kind", models.CharField(default="equity", max_length=12)),
+                ("source", models.CharField(blank=True, help_text="Provider the cached bars came from", max_length=40)),
+                ("first_bar_date", models.DateField(blank=True, null=True)),
+                (
+                    "last_bar_date",
+                    models.DateField(blank=True, help_text="Newest cached bar: the as-of date", null=True),
+                ),
+                (
+                    "bars_checked_at",
+                    models.DateTimeField(blank=True, help_text="Last time the provider was asked", null=True),
+                ),
+                (
+                    "bars_version",
+                    models.PositiveIntegerField(default=0, help_text="Bumped whenever cached bars change"),
+                ),
             ],
             options={
-                'ordering': ['symbol'],
+                "ordering": ["symbol"],
             },
         ),
         migrations.CreateModel(
-            name='Portfolio',
+            name="Portfolio",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('description', models.CharField(blank=True, max_length=500)),
-                ('benchmark', models.CharField(blank=True, help_text='Empty: ^NSEI for Indian holdings, else SPY', max_length=24)),
-                ('shared_with_team', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='portfolios', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("description", models.CharField(blank=True, max_length=500)),
+                (
+                    "benchmark",
+                    models.CharField(blank=True, help_text="Empty: ^NSEI for Indian holdings, else SPY", max_length=24),
+                ),
+                ("shared_with_team", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="portfolios",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Holding',
+            name="Holding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ticker', models.CharField(max_length=24)),
-                ('weight', models.FloatField()),
-                ('portfolio', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='holdings', to='portfolios.portfolio')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ticker", models.CharField(max_length=24)),
+                ("weight", models.FloatField()),
+                (
+                    "portfolio",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="holdings", to="portfolios.portfolio"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-weight', 'ticker'],
+                "ordering": ["-weight", "ticker"],
             },
         ),
         migrations.CreateModel(
-            name='PriceBar',
+            name="PriceBar",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField()),
-                ('open', models.FloatField(null=True)),
-                ('high', models.FloatField(null=True)),
-                ('low', models.FloatField(null=True)),
-                ('close', models.FloatField()),
-                ('volume', models.BigIntegerField(null=True)),
-                ('instrument', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bars', to='portfolios.instrument')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("date", models.DateField()),
+                ("open", models.FloatField(null=True)),
+                ("high", models.FloatField(null=True)),
+                ("low", models.FloatField(null=True)),
+                ("close", models.FloatField()),
+                ("volume", models.BigIntegerField(null=True)),
+                (
+                    "instrument",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="bars", to="portfolios.instrument"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['instrument', 'date'],
+                "ordering": ["instrument", "date"],
             },
         ),
         migrations.CreateModel(
-            name='Watchlist',
+            name="Watchlist",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('tickers', django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=24), default=list, size=None)),
-                ('recipients', django.contrib.postgres.fields.ArrayField(base_field=models.EmailField(max_length=254), blank=True, default=list, size=None)),
-                ('timezone', models.CharField(default='Asia/Kolkata', max_length=64)),
-                ('shared_with_team', models.BooleanField(default=False)),
-                ('brief_enabled', models.BooleanField(default=False)),
-                ('brief_time', models.TimeField(default=portfolios.models._brief_time_default, help_text='Local time in `timezone`')),
-                ('brief_weekdays', django.contrib.postgres.fields.ArrayField(base_field=models.PositiveSmallIntegerField(), default=portfolios.models._weekdays_default, help_text='0=Mon … 6=Sun', size=None)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='watchlists', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "tickers",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.CharField(max_length=24), default=list, size=None
+                    ),
+                ),
+                (
+                    "recipients",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.EmailField(max_length=254), blank=True, default=list, size=None
+                    ),
+                ),
+                ("timezone", models.CharField(default="Asia/Kolkata", max_length=64)),
+                ("shared_with_team", models.BooleanField(default=False)),
+                ("brief_enabled", models.BooleanField(default=False)),
+                (
+                    "brief_time",
+                    models.TimeField(
+                        default=portfolios.models._brief_time_default, help_text="Local time in `timezone`"
+                    ),
+                ),
+                (
+                    "brief_weekdays",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.PositiveSmallIntegerField(),
+                        default=portfolios.models._weekdays_default,
+                        help_text="0=Mon … 6=Sun",
+                        size=None,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="watchlists",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='FundamentalsSnapshot',
+            name="FundamentalsSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('fetched_at', models.DateTimeField()),
-                ('source', models.CharField(max_length=120)),
-                ('as_of', models.DateField(blank=True, null=True)),
-                ('data', models.JSONField()),
-                ('instrument', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fundamentals', to='portfolios.instrument')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("fetched_at", models.DateTimeField()),
+                ("source", models.CharField(max_length=120)),
+                ("as_of", models.DateField(blank=True, null=True)),
+                ("data", models.JSONField()),
+                (
+                    "instrument",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fundamentals",
+                        to="portfolios.instrument",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-fetched_at'],
-                'indexes': [models.Index(fields=['instrument', '-fetched_at'], name='portfolios__instrum_aa363c_idx')],
+                "ordering": ["-fetched_at"],
+                "indexes": [models.Index(fields=["instrument", "-fetched_at"], name="portfolios__instrum_aa363c_idx")],
             },
         ),
         migrations.AddConstraint(
-            model_name='portfolio',
-            constraint=models.UniqueConstraint(fields=('owner', 'name'), name='portfolio_unique_owner_name'),
+            model_name="portfolio",
+            constraint=models.UniqueConstraint(fields=("owner", "name"), name="portfolio_unique_owner_name"),
         ),
         migrations.AddConstraint(
-            model_name='holding',
-            constraint=models.UniqueConstraint(fields=('portfolio', 'ticker'), name='holding_unique_portfolio_ticker'),
+            model_name="holding",
+            constraint=models.UniqueConstraint(fields=("portfolio", "ticker"), name="holding_unique_portfolio_ticker"),
         ),
         migrations.AddConstraint(
-            model_name='holding',
-            constraint=models.CheckConstraint(condition=models.Q(('weight__gte', 0), ('weight__lte', 1)), name='holding_weight_0_1'),
+            model_name="holding",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("weight__gte", 0), ("weight__lte", 1)), name="holding_weight_0_1"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pricebar',
-            constraint=models.UniqueConstraint(fields=('instrument', 'date'), name='pricebar_unique_instrument_date'),
+            model_name="pricebar",
+            constraint=models.UniqueConstraint(fields=("instrument", "date"), name="pricebar_unique_instrument_date"),
         ),
         migrations.AddConstraint(
-            model_name='pricebar',
-            constraint=models.CheckConstraint(condition=models.Q(('close__gt', 0)), name='pricebar_close_positive'),
+            model_name="pricebar",
+            constraint=models.CheckConstraint(condition=models.Q(("close__gt", 0)), name="pricebar_close_positive"),
         ),
         migrations.AddConstraint(
-            model_name='watchlist',
-            constraint=models.UniqueConstraint(fields=('owner', 'name'), name='watchlist_unique_owner_name'),
+            model_name="watchlist",
+            constraint=models.UniqueConstraint(fields=("owner", "name"), name="watchlist_unique_owner_name"),
         ),
     ]

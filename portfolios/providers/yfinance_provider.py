@@ -52,7 +52,7 @@ def rate_limit_acquire() -> None:
         waited += pause
 
 
-class _YahooSession(curl_requests.Session):  # type: ignore[misc]
+class _YahooSession(curl_requests.Session):
     """The HTTP session yfinance uses: rate-limited, short timeouts, optional origin override."""
 
     def __init__(self, base_url: str, timeout: float) -> None:
@@ -144,7 +144,7 @@ class YFinanceProvider(MarketDataProvider):
                 kind=kind,
             )
 
-        return self._call(symbol, run)  # type: ignore[no-any-return]
+        return self._call(symbol, run)
 
     def history(self, symbol: str, *, start: dt.date | None = None) -> ProviderHistory:
         def run(ticker: Any) -> ProviderHistory:
@@ -169,7 +169,7 @@ class YFinanceProvider(MarketDataProvider):
                 raise no_data(symbol)
             return ProviderHistory(symbol=symbol, bars=bars, source=self.name)
 
-        return self._call(symbol, run)  # type: ignore[no-any-return]
+        return self._call(symbol, run)
 
     def fundamentals(self, symbol: str) -> FundamentalsData:
         def run(ticker: Any) -> FundamentalsData:
@@ -196,4 +196,4 @@ class YFinanceProvider(MarketDataProvider):
                 as_of=as_of,
             )
 
-        return self._call(symbol, run)  # type: ignore[no-any-return]
+        return self._call(symbol, run)
