@@ -14,6 +14,7 @@ import datetime as dt
 import logging
 import math
 import time
+import warnings
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -28,6 +29,11 @@ from portfolios.schemas import Bar, FundamentalsData, InstrumentInfo, ProviderHi
 logger = logging.getLogger(__name__)
 
 _RATE_KEY = "yfinance:requests:{minute}"
+
+# Errors must reach us as exceptions (mapped to structured errors below), not be logged and swallowed;
+# retries are ours (with backoff on 429/5xx), so yfinance's own network retries are off.
+yf.config.debug.hide_exceptions = False
+yf.config.network.retries = 0
 
 
 def rate_limit_acquire() -> None:
@@ -103,7 +109,10 @@ class YFinanceProvider(MarketDataProvider):
         """Run one yfinance call with retries; map every failure to a structured error."""
         for attempt in range(self.retries + 1):
             try:
-                return fn(yf.Ticker(symbol, session=self.session))
+                with warnings.catch_warnings():
+                    # yfinance 1.7 still calls pandas APIs that pandas 3.x deprecates; not ours to fix.
+                    warnings.filterwarnings("ignore", message="The inplace keyword", module="yfinance")
+                    return fn(yf.Ticker(symbol, session=self.session))
             except MarketDataError:
                 raise
             except Exception as exc:
@@ -113,7 +122,10 @@ class YFinanceProvider(MarketDataProvider):
                 if _is_retryable(exc) or _is_network(exc):
                     logger.warning("yfinance %s failed: %s", symbol, exc)
                     raise unavailable(f"Yahoo Finance did not answer ({type(exc).__name__}).") from exc
-                if isinstance(exc, yf.exceptions.YFTickerMissingError | yf.exceptions.YFInvalidPeriodError):
+                status = getattr(getattr(exc, "response", None), "status_code", None)
+                if status == 404 or isinstance(
+                    exc, yf.exceptions.YFTickerMissingError | yf.exceptions.YFTzMissingError
+                ):
                     raise unknown_ticker(symbol) from exc
                 if isinstance(exc, yf.exceptions.YFPricesMissingError):
                     raise no_data(symbol) from exc
@@ -122,7 +134,7 @@ class YFinanceProvider(MarketDataProvider):
         raise unavailable("Yahoo Finance kept rate-limiting us.")  # pragma: no cover - loop always returns
 
     def _frame(self, ticker: Any, start: dt.date | None) -> Any:
-        kwargs: dict[str, Any] = {"interval": "1d", "auto_adjust": True, "raise_errors": True, "timeout": self.timeout}
+        kwargs: dict[str, Any] = {"interval": "1d", "auto_adjust": True, "timeout": self.timeout}
         if start is None:
             kwargs["period"] = "5y"
         else:

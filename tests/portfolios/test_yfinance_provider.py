@@ -1,0 +1,97 @@
+"""The yfinance provider against a local server replaying recorded Yahoo responses.
+
+The seam is the HTTP session handed to yfinance (``YFINANCE_BASE_URL`` rewrites *.yahoo.com to the
+local server); yfinance itself runs unmodified, parses real Yahoo JSON, and our provider maps it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from core.tools import call_tool
+from portfolios.models import Instrument, PriceBar
+from portfolios.providers.base import MarketDataError
+from portfolios.providers.yfinance_provider import YFinanceProvider
+
+
+def test_history_and_fundamentals_parse_recorded_responses(yahoo_replay: Any, yfinance_settings: Any) -> None:
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=0)
+    history = provider.history("AAPL", start=dt.date(2020, 8, 31))
+    assert history.source == "yfinance"
+    assert len(history.bars) >= 40
+    first = history.bars[0]
+    assert first.date == dt.date(2020, 8, 31)
+    # The recorded adjclose of AAPL on 2020-08-31 (adjusted for later dividends) is below the raw 129.04.
+    assert 120 < first.close < 129.04
+    funda = provider.fundamentals("AAPL")
+    # yfinance overlays the v7 quote (recorded later) on quoteSummary: both P/Es come from the quote record,
+    # margins and sector from quoteSummary.
+    assert funda.trailing_pe == pytest.approx(38.763866)
+    assert funda.forward_pe == pytest.approx(29.434416)
+    assert funda.profit_margin == pytest.approx(0.24295)
+    assert funda.market_cap == pytest.approx(3688676720640)
+    assert funda.sector == "Technology"
+    assert any("/v10/finance/quoteSummary/AAPL" in r for r in yahoo_replay.requests)
+
+
+@pytest.mark.django_db
+def test_quote_tool_through_yfinance_is_cached_once(yahoo_replay: Any, yfinance_settings: Any, analyst: Any) -> None:
+    yfinance_settings.YFINANCE_BASE_URL = yahoo_replay.url
+    out = call_tool("get_stock_quote", {"ticker": "aapl"}, user=analyst)
+    assert out.ok, out.error
+    assert out.output.source == "yfinance"  # type: ignore[union-attr]
+    assert out.output.symbol == "AAPL"  # type: ignore[union-attr]
+    stored = PriceBar.objects.filter(instrument__symbol="AAPL").count()
+    assert stored >= 40
+    charts_before = sum("/v8/finance/chart/AAPL" in r for r in yahoo_replay.requests)
+    again = call_tool("get_stock_quote", {"ticker": "AAPL"}, user=analyst)
+    assert again.ok and again.output == out.output
+    # The second analyst's request is served from the Postgres cache: no new chart request.
+    assert sum("/v8/finance/chart/AAPL" in r for r in yahoo_replay.requests) == charts_before
+
+
+@pytest.mark.django_db
+def test_unknown_ticker_from_yahoo_is_structured(yahoo_replay: Any, yfinance_settings: Any, analyst: Any) -> None:
+    yfinance_settings.YFINANCE_BASE_URL = yahoo_replay.url
+    out = call_tool("get_stock_quote", {"ticker": "NOSUCH.NS"}, user=analyst)
+    assert out.error is not None and out.error.error == "unknown_ticker"
+    assert not Instrument.objects.filter(symbol="NOSUCH.NS").exists()
+
+
+@pytest.mark.django_db
+def test_retries_after_429(yahoo_replay: Any, yfinance_settings: Any) -> None:
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=3, backoff=0.01)
+    # yfinance itself retries a 4xx once with its other cookie strategy, then raises YFRateLimitError;
+    # our backoff loop retries that.
+    yahoo_replay.fail_next = [429, 429, 429, 429]
+    history = provider.history("AAPL", start=dt.date(2020, 8, 31))
+    assert len(history.bars) >= 40
+    assert yahoo_replay.fail_next == []
+
+
+@pytest.mark.django_db
+def test_dead_network_is_provider_unavailable(closed_port: int, yfinance_settings: Any, analyst: Any) -> None:
+    yfinance_settings.YFINANCE_BASE_URL = f"http://127.0.0.1:{closed_port}"
+    yfinance_settings.YFINANCE_RETRIES = 0
+    for tool_name in ("get_stock_quote", "get_fundamentals", "compute_metrics"):
+        out = call_tool(tool_name, {"ticker": "AAPL"}, user=analyst)
+        assert out.error is not None, tool_name
+        assert out.error.error == "provider_unavailable", (tool_name, out.error)
+
+
+def test_shared_rate_limit_refuses_politely(yahoo_replay: Any, yfinance_settings: Any) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    yfinance_settings.YFINANCE_MAX_REQUESTS_PER_MINUTE = 3
+    yfinance_settings.YFINANCE_MAX_RATE_WAIT_SECONDS = 0
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=0)
+    with pytest.raises(MarketDataError) as raised:
+        for _ in range(5):
+            provider.fundamentals("AAPL")
+    assert raised.value.tool_error.error == "provider_unavailable"
+    assert "budget" in raised.value.tool_error.message
+    # Only the budget's worth of requests reached the server.
+    assert len(yahoo_replay.requests) <= 3
