@@ -114,7 +114,10 @@ def analysis_run(
         raise ToolFailure("invalid_input", f"{len(tickers)} tickers but {len(weights)} weights.")
     clean = analytics.clean_holdings(items, normalise=normalise, max_holdings=settings.PORTFOLIO_MAX_HOLDINGS)
     notices = list(clean.notices)
-    results = market.series_many(clean.symbols)
+    # The benchmark (or both default candidates) rides in the same batch: one cache query for everything.
+    extra = [benchmark] if benchmark else ["^NSEI", "SPY"]
+    fetched = market.series_many([*clean.symbols, *extra])
+    results, bench_results = fetched[: len(clean.symbols)], dict(zip(extra, fetched[len(clean.symbols) :], strict=True))
     series, kept_w, excluded = [], [], []
     seen: set[str] = set()
     for raw, weight, item in zip(clean.symbols, clean.weights, results, strict=True):
@@ -139,11 +142,12 @@ def analysis_run(
         names = ", ".join(e.ticker for e in excluded)
         notices.append(f"Excluded {names}; the remaining weights were re-normalised to add up to 1.")
     bench_symbol = benchmark or _default_benchmark([s.symbol for s in series])
+    bench_result = bench_results[bench_symbol]
     bench_series = None
-    try:
-        bench_series = market.series_get(bench_symbol)
-    except ToolFailure as exc:
-        notices.append(f"Benchmark {bench_symbol} unavailable: {exc.tool_error.message}")
+    if isinstance(bench_result, ToolFailure):
+        notices.append(f"Benchmark {bench_symbol} unavailable: {bench_result.tool_error.message}")
+    else:
+        bench_series = bench_result
     rf = settings.MARKET_RISK_FREE_RATE
     result = analytics.analyse(series, kept_w, rf_annual=rf, benchmark=bench_series, start=start)
     if result.dropped_dates:

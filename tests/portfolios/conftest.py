@@ -33,7 +33,9 @@ class YahooReplay(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}"
 
 
-_NOT_FOUND = {"chart": {"result": None, "error": {"code": "Not Found", "description": "No data found, symbol may be delisted"}}}
+_NOT_FOUND = {
+    "chart": {"result": None, "error": {"code": "Not Found", "description": "No data found, symbol may be delisted"}}
+}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -54,7 +56,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.requests.append(self.path)
         if path == "/v1/test/getcrumb":
             return self._send(200, b"replaycrumb", "text/plain")
-        if path.startswith(("/v8/finance/chart/", "/v10/finance/quoteSummary/", "/v7/finance/quote")) and self.server.fail_next:
+        if (
+            path.startswith(("/v8/finance/chart/", "/v10/finance/quoteSummary/", "/v7/finance/quote"))
+            and self.server.fail_next
+        ):
             return self._send(self.server.fail_next.pop(0), b'{"error": "try later"}')
         if path == "/v8/finance/chart/AAPL":
             return self._send(200, _body("chart-AAPL-2020-08-31-to-2020-11-07.json"))

@@ -27,12 +27,24 @@ def test_api_portfolio_lifecycle_is_audited(analyst: Any) -> None:
     assert created.status_code == 201, created.json()
     pid = created.json()["id"]
     assert [h["ticker"] for h in created.json()["holdings"]] == ["INFY.NS", "TCS.NS"]
-    patched = client.patch(f"/api/v1/portfolios/{pid}", {"holdings": [{"ticker": "INFY"}, {"ticker": "TCS"}]}, content_type="application/json")
+    patched = client.patch(
+        f"/api/v1/portfolios/{pid}",
+        {"holdings": [{"ticker": "INFY"}, {"ticker": "TCS"}]},
+        content_type="application/json",
+    )
     assert patched.status_code == 200 and patched.json()["notices"] == ["No weights given: equal weights used."]
     analysis = client.get(f"/api/v1/portfolios/{pid}/analysis?include_series=true").json()
-    assert analysis["source"] == "snapshot" and analysis["as_of"] == "2025-09-30" and len(analysis["series"]["growth"]) > 1000
+    assert (
+        analysis["source"] == "snapshot"
+        and analysis["as_of"] == "2025-09-30"
+        and len(analysis["series"]["growth"]) > 1000
+    )
     assert client.delete(f"/api/v1/portfolios/{pid}").status_code == 204
-    actions = list(AuditEvent.objects.filter(subject_type="portfolios.portfolio", subject_id=str(pid)).order_by("id").values_list("action", flat=True))
+    actions = list(
+        AuditEvent.objects.filter(subject_type="portfolios.portfolio", subject_id=str(pid))
+        .order_by("id")
+        .values_list("action", flat=True)
+    )
     assert actions == ["portfolio.create", "portfolio.update", "portfolio.delete"]
 
 
@@ -64,7 +76,11 @@ def test_api_bad_holdings_are_400_and_save_nothing(analyst: Any, holdings: list[
 
 def test_normalise_is_explicit(analyst: Any) -> None:
     client = login(analyst)
-    body = {"name": "N", "normalise": True, "holdings": [{"ticker": "INFY", "weight": 2}, {"ticker": "TCS", "weight": 2}]}
+    body = {
+        "name": "N",
+        "normalise": True,
+        "holdings": [{"ticker": "INFY", "weight": 2}, {"ticker": "TCS", "weight": 2}],
+    }
     created = client.post("/api/v1/portfolios", body, content_type="application/json").json()
     assert [h["weight"] for h in created["holdings"]] == [0.5, 0.5]
     assert "normalised" in created["notices"][0]
@@ -83,16 +99,23 @@ def test_market_api_errors_are_structured(analyst: Any) -> None:
 
 def test_scoping_private_vs_shared(analyst: Any, make_user: Any, reviewer: Any) -> None:
     owner = login(analyst)
-    private = owner.post("/api/v1/portfolios", {"name": "Private", "holdings": [{"ticker": "INFY"}]}, content_type="application/json").json()["id"]
+    private = owner.post(
+        "/api/v1/portfolios", {"name": "Private", "holdings": [{"ticker": "INFY"}]}, content_type="application/json"
+    ).json()["id"]
     shared = owner.post(
-        "/api/v1/portfolios", {"name": "Shared", "shared_with_team": True, "holdings": [{"ticker": "TCS"}]}, content_type="application/json"
+        "/api/v1/portfolios",
+        {"name": "Shared", "shared_with_team": True, "holdings": [{"ticker": "TCS"}]},
+        content_type="application/json",
     ).json()["id"]
     other = login(make_user("analyst"))
     assert [p["name"] for p in other.get("/api/v1/portfolios").json()] == ["Shared"]
     assert other.get(f"/api/v1/portfolios/{private}").status_code == 404
     assert other.get(f"/portfolios/{private}/").status_code == 404
     assert other.get(f"/portfolios/{shared}/").status_code == 200
-    assert other.patch(f"/api/v1/portfolios/{shared}", {"name": "Mine now"}, content_type="application/json").status_code == 403
+    assert (
+        other.patch(f"/api/v1/portfolios/{shared}", {"name": "Mine now"}, content_type="application/json").status_code
+        == 403
+    )
     assert other.delete(f"/api/v1/portfolios/{private}").status_code == 404
     assert login(reviewer).get("/api/v1/portfolios").status_code == 403
     assert Portfolio.objects.count() == 2
@@ -100,7 +123,13 @@ def test_scoping_private_vs_shared(analyst: Any, make_user: Any, reviewer: Any) 
 
 def test_watchlist_api_and_bad_input(analyst: Any) -> None:
     client = login(analyst)
-    body = {"name": "AM", "tickers": ["reliance", "^NSEI"], "recipients": ["a@example.test"], "brief_time": "07:15", "brief_enabled": True}
+    body = {
+        "name": "AM",
+        "tickers": ["reliance", "^NSEI"],
+        "recipients": ["a@example.test"],
+        "brief_time": "07:15",
+        "brief_enabled": True,
+    }
     created = client.post("/api/v1/watchlists", body, content_type="application/json")
     assert created.status_code == 201 and created.json()["tickers"] == ["RELIANCE.NS", "^NSEI"]
     for bad, field in (

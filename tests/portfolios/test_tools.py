@@ -17,7 +17,14 @@ pytestmark = pytest.mark.django_db
 
 def test_registry_names() -> None:
     names = set(registry())
-    assert {"get_stock_quote", "get_price_history", "get_returns", "get_fundamentals", "compute_metrics", "analyze_portfolio"} <= names
+    assert {
+        "get_stock_quote",
+        "get_price_history",
+        "get_returns",
+        "get_fundamentals",
+        "compute_metrics",
+        "analyze_portfolio",
+    } <= names
     assert "get_returns" not in mcp_whitelist() and "analyze_portfolio" in mcp_whitelist()
 
 
@@ -50,7 +57,9 @@ def test_unknown_ticker(analyst: Any) -> None:
 
 def test_empty_history_is_no_data(analyst: Any, settings: Any, tmp_path: Path) -> None:
     (tmp_path / "bars").mkdir()
-    (tmp_path / "instruments.csv").write_text("symbol,name,exchange,currency,sector,kind,file\nEMPTY.NS,Empty,NSE,INR,,equity,EMPTY.NS.csv\n")
+    (tmp_path / "instruments.csv").write_text(
+        "symbol,name,exchange,currency,sector,kind,file\nEMPTY.NS,Empty,NSE,INR,,equity,EMPTY.NS.csv\n"
+    )
     (tmp_path / "bars" / "EMPTY.NS.csv").write_text("date,open,high,low,close,volume\n")
     settings.MARKET_DATA_DIR = tmp_path
     for name in ("get_stock_quote", "compute_metrics", "get_price_history"):
@@ -80,7 +89,9 @@ def test_returns_tool(analyst: Any) -> None:
 
 def test_partial_analysis_names_the_bad_ticker(analyst: Any) -> None:
     out = call_tool(
-        "analyze_portfolio", {"tickers": ["RELIANCE", "INFY", "TCS", "BOGUS"], "weights": [0.4, 0.3, 0.2, 0.1]}, user=analyst
+        "analyze_portfolio",
+        {"tickers": ["RELIANCE", "INFY", "TCS", "BOGUS"], "weights": [0.4, 0.3, 0.2, 0.1]},
+        user=analyst,
     )
     assert out.ok, out.error
     result = out.output
