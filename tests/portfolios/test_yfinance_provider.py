@@ -95,3 +95,16 @@ def test_shared_rate_limit_refuses_politely(yahoo_replay: Any, yfinance_settings
     assert "budget" in raised.value.tool_error.message
     # Only the budget's worth of requests reached the server.
     assert len(yahoo_replay.requests) <= 3
+
+
+def test_retries_after_5xx(yahoo_replay: Any, yfinance_settings: Any) -> None:
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=3, backoff=0.01)
+    yahoo_replay.fail_next = [503, 503, 502, 502]
+    assert provider.fundamentals("AAPL").sector == "Technology"
+    assert yahoo_replay.fail_next == []
+    # Past the retry budget the failure is provider_unavailable, not an exception.
+    stubborn = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=1, backoff=0.01)
+    yahoo_replay.fail_next = [503] * 8
+    with pytest.raises(MarketDataError) as raised:
+        stubborn.fundamentals("AAPL")
+    assert raised.value.tool_error.error == "provider_unavailable"
