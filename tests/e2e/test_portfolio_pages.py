@@ -44,3 +44,17 @@ def test_create_portfolio_see_charts_edit_weight(page: Any, live_server: Any, an
     assert "add up to 1.4" in page.inner_text("[data-testid=error-holdings]")
     page.goto(page.url.replace("/edit/", "/"))
     assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "20.00 %"
+
+
+def test_ticker_page_range_selector_redraws_chart(page: Any, live_server: Any, analyst: Any) -> None:
+    browser_login(page, live_server, analyst.email)
+    page.goto(f"{live_server.url}/portfolios/tickers/INFY.NS/")
+    page.wait_for_selector("[data-testid=price-chart][data-rendered=true] canvas")
+    assert "1Y" in page.inner_text("#price-chart .ranges a.active")
+    page.click("#price-chart .ranges a:text('1M')")
+    page.wait_for_url("**/?range=1M")
+    page.wait_for_selector("#price-chart .ranges a.active:text('1M')")
+    page.wait_for_selector("[data-testid=price-chart][data-rendered=true] canvas")
+    bars = int(page.inner_text("#price-chart p.muted").split()[3])
+    assert 15 <= bars <= 25  # about a month of trading days
+    assert "2025-09-30" in page.inner_text("[data-testid=source]")

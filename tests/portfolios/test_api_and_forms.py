@@ -166,3 +166,24 @@ def test_ticker_page_states_source_and_as_of(analyst: Any) -> None:
     assert client.get("/portfolios/tickers/NOSUCHCO/").status_code == 404
     partial = client.get("/portfolios/tickers/RELIANCE.NS/?range=1M", HTTP_HX_REQUEST="true").content.decode()
     assert 'id="price-chart"' in partial and "<html" not in partial
+
+
+def test_watchlist_form_create_and_edit(analyst: Any) -> None:
+    client = login(analyst)
+    bad = client.post(
+        "/portfolios/watchlists/new/",
+        {"name": "W", "tickers": "INFY NOSUCHCO", "timezone": "Asia/Kolkata", "brief_time": "07:30"},
+    )
+    assert bad.status_code == 400 and "NOSUCHCO" in bad.content.decode()
+    assert not Watchlist.objects.exists()
+    ok = client.post(
+        "/portfolios/watchlists/new/",
+        {"name": "W", "tickers": "infy, tcs ^nsei", "recipients": "a@example.test", "timezone": "Asia/Kolkata",
+         "brief_time": "06:45", "brief_enabled": "on", "brief_weekdays": ["0", "2"]},
+    )  # fmt: skip
+    assert ok.status_code == 302
+    watchlist = Watchlist.objects.get()
+    assert watchlist.tickers == ["INFY.NS", "TCS.NS", "^NSEI"] and watchlist.brief_weekdays == [0, 2]
+    assert watchlist.brief_time.strftime("%H:%M") == "06:45" and watchlist.brief_enabled
+    page = client.get("/portfolios/").content.decode()
+    assert "06:45 Asia/Kolkata" in page
