@@ -108,3 +108,21 @@ def test_retries_after_5xx(yahoo_replay: Any, yfinance_settings: Any) -> None:
     with pytest.raises(MarketDataError) as raised:
         stubborn.fundamentals("AAPL")
     assert raised.value.tool_error.error == "provider_unavailable"
+
+
+@pytest.mark.django_db
+def test_network_dies_after_caching_serves_cached_bars(
+    yahoo_replay: Any, yfinance_settings: Any, closed_port: int, analyst: Any
+) -> None:
+    yfinance_settings.YFINANCE_BASE_URL = yahoo_replay.url
+    first = call_tool("get_stock_quote", {"ticker": "AAPL"}, user=analyst)
+    assert first.ok
+    # Now the network is dead and the cache counts as stale: the cached bars are still served,
+    # with their own as-of date, rather than an error or an empty answer.
+    yfinance_settings.YFINANCE_BASE_URL = f"http://127.0.0.1:{closed_port}"
+    yfinance_settings.YFINANCE_RETRIES = 0
+    yfinance_settings.MARKET_DATA_REFRESH_SECONDS = 0
+    again = call_tool("get_stock_quote", {"ticker": "AAPL"}, user=analyst)
+    assert again.ok, again.error
+    assert again.output.as_of == first.output.as_of  # type: ignore[union-attr]
+    assert again.output.last_close == first.output.last_close  # type: ignore[union-attr]
