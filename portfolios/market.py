@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -77,6 +77,19 @@ def instrument_resolve(raw: object) -> Instrument:
     for option in options:
         if option in found:
             return found[option]
+    with transaction.atomic():
+        # One resolver per symbol across processes: concurrent first requests for a new ticker
+        # wait here and then find the row, instead of each asking the provider.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"instrument:{symbol}"])
+        found = {i.symbol: i for i in Instrument.objects.filter(symbol__in=options)}
+        for option in options:
+            if option in found:
+                return found[option]
+        return _instrument_create(symbol, options)
+
+
+def _instrument_create(symbol: str, options: list[str]) -> Instrument:
     provider = get_provider()
     for option in options:
         try:

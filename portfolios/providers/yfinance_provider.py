@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
+import threading
 import time
 import warnings
 from typing import Any
@@ -29,6 +30,7 @@ from portfolios.schemas import Bar, FundamentalsData, InstrumentInfo, ProviderHi
 logger = logging.getLogger(__name__)
 
 _RATE_KEY = "yfinance:requests:{minute}"
+_YF_LOCK = threading.Lock()
 
 # Errors must reach us as exceptions (mapped to structured errors below), not be logged and swallowed;
 # retries are ours (with backoff on 429/5xx), so yfinance's own network retries are off.
@@ -109,7 +111,9 @@ class YFinanceProvider(MarketDataProvider):
         """Run one yfinance call with retries; map every failure to a structured error."""
         for attempt in range(self.retries + 1):
             try:
-                with warnings.catch_warnings():
+                # catch_warnings is process-global, so calls are serialised per process (yfinance shares
+                # one session and cookie jar across threads anyway); the shared rate limit spans processes.
+                with _YF_LOCK, warnings.catch_warnings():
                     # yfinance 1.7 still calls pandas APIs that pandas 3.x deprecates; not ours to fix.
                     warnings.filterwarnings("ignore", message="The inplace keyword", module="yfinance")
                     return fn(yf.Ticker(symbol, session=self.session))

@@ -126,3 +126,33 @@ def test_network_dies_after_caching_serves_cached_bars(
     assert again.ok, again.error
     assert again.output.as_of == first.output.as_of  # type: ignore[union-attr]
     assert again.output.last_close == first.output.last_close  # type: ignore[union-attr]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_analysts_fetch_once(yahoo_replay: Any, yfinance_settings: Any, make_user: Any) -> None:
+    """Six analysts ask for the same new ticker at once: one resolution and one bar fetch happen
+    (row and advisory locks in Postgres); the others read what the first stored."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    yfinance_settings.YFINANCE_BASE_URL = yahoo_replay.url
+    users = [make_user("analyst") for _ in range(6)]
+    barrier = __import__("threading").Barrier(len(users))
+
+    def ask(user: Any) -> Any:
+        try:
+            barrier.wait(timeout=10)
+            return call_tool("get_stock_quote", {"ticker": "AAPL"}, user=user)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=len(users)) as pool:
+        outcomes = list(pool.map(ask, users))
+    assert all(o.ok for o in outcomes), [o.error for o in outcomes]
+    assert len({o.output.last_close for o in outcomes}) == 1
+    charts = [r for r in yahoo_replay.requests if r.startswith("/v8/finance/chart/AAPL")]
+    # One describe (+ yfinance's own timezone probe) and one history fetch — not six of each.
+    print("chart requests:", charts)
+    assert len(charts) <= 3, charts
+    assert PriceBar.objects.filter(instrument__symbol="AAPL").count() == 49
