@@ -187,3 +187,13 @@ def test_watchlist_form_create_and_edit(analyst: Any) -> None:
     assert watchlist.brief_time.strftime("%H:%M") == "06:45" and watchlist.brief_enabled
     page = client.get("/portfolios/").content.decode()
     assert "06:45 Asia/Kolkata" in page
+
+
+def test_index_ticker_page_and_links(analyst: Any) -> None:
+    client = login(analyst)
+    from django.urls import reverse
+
+    url = reverse("portfolios:ticker", args=["^NSEI"])
+    page = client.get(url)
+    assert page.status_code == 200 and "NIFTY 50" in page.content.decode() and "2025-08-08" in page.content.decode()
+    assert client.get(reverse("portfolios:ticker", args=["aapl"])).url == reverse("portfolios:ticker", args=["AAPL"])

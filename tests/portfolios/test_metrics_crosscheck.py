@@ -106,3 +106,18 @@ def test_portfolio_analysis_matches_empyrical_on_aligned_real_bars() -> None:
     assert math.fsum(a["contribution_to_return"] for a in result.assets) == pytest.approx(rets.mean() * 252, abs=1e-12)
     corr = prices.pct_change().dropna().corr().to_numpy()
     assert np.allclose(result.correlation, corr, atol=1e-12)
+
+
+def test_period_returns_and_52_week_range(reliance: tuple[list[dt.date], np.ndarray]) -> None:
+    dates, closes = reliance
+    periods = metrics.period_returns_pct(dates, closes)
+    # Independent scans: last bar on or before the calendar baseline.
+    for label, target in (("1Y", dt.date(2024, 9, 30)), ("YTD", dt.date(2024, 12, 31)), ("3M", dt.date(2025, 6, 30))):
+        j = max(i for i, d in enumerate(dates) if d <= target)
+        value, base = periods[label]
+        assert base == dates[j], label
+        assert value == pytest.approx((closes[-1] / closes[j] - 1) * 100, abs=1e-12), label
+    window = [c for d, c in zip(dates, closes, strict=True) if d > dt.date(2024, 9, 30)]
+    assert metrics.high_low_52w(dates, closes) == (max(window), min(window))
+    # History that does not reach back gives None, never a made-up number.
+    assert metrics.return_since_pct(dates, closes, dt.date(2019, 1, 1)) == (None, None)
