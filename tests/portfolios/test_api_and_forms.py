@@ -196,4 +196,6 @@ def test_index_ticker_page_and_links(analyst: Any) -> None:
     url = reverse("portfolios:ticker", args=["^NSEI"])
     page = client.get(url)
     assert page.status_code == 200 and "NIFTY 50" in page.content.decode() and "2025-08-08" in page.content.decode()
-    assert client.get(reverse("portfolios:ticker", args=["aapl"]))["Location"] == reverse("portfolios:ticker", args=["AAPL"])
+    assert client.get(reverse("portfolios:ticker", args=["aapl"]))["Location"] == reverse(
+        "portfolios:ticker", args=["AAPL"]
+    )
