@@ -199,3 +199,22 @@ def test_index_ticker_page_and_links(analyst: Any) -> None:
     assert client.get(reverse("portfolios:ticker", args=["aapl"]))["Location"] == reverse(
         "portfolios:ticker", args=["AAPL"]
     )
+
+
+def test_openapi_schema_documents_market_and_portfolio_endpoints(tmp_path: Any) -> None:
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.json"
+    # --validate --fail-on-warn: every endpoint has a resolvable, valid OpenAPI 3.0 schema.
+    call_command("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json", "--file", str(out))
+    import json
+
+    schema = json.loads(out.read_text())
+    assert {
+        "/api/v1/portfolios", "/api/v1/portfolios/{portfolio_id}", "/api/v1/portfolios/{portfolio_id}/analysis",
+        "/api/v1/watchlists", "/api/v1/watchlists/{watchlist_id}", "/api/v1/market/quote/{symbol}",
+        "/api/v1/market/history/{symbol}", "/api/v1/market/fundamentals/{symbol}", "/api/v1/market/metrics/{symbol}",
+        "/api/v1/market/analyze",
+    } <= set(schema["paths"])  # fmt: skip
+    quote = schema["paths"]["/api/v1/market/quote/{symbol}"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert {"source", "as_of", "last_close"} <= set(quote["schema"]["properties"])

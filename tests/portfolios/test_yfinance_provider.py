@@ -156,3 +156,20 @@ def test_concurrent_analysts_fetch_once(yahoo_replay: Any, yfinance_settings: An
     print("chart requests:", charts)
     assert len(charts) <= 3, charts
     assert PriceBar.objects.filter(instrument__symbol="AAPL").count() == 49
+
+
+@pytest.mark.django_db
+def test_stale_cache_refreshes_incrementally(yahoo_replay: Any, yfinance_settings: Any, analyst: Any) -> None:
+    yfinance_settings.YFINANCE_BASE_URL = yahoo_replay.url
+    assert call_tool("get_stock_quote", {"ticker": "AAPL"}, user=analyst).ok
+    instrument = Instrument.objects.get(symbol="AAPL")
+    assert instrument.last_bar_date == dt.date(2020, 11, 6)
+    version = instrument.bars_version
+    yfinance_settings.MARKET_DATA_REFRESH_SECONDS = 0
+    assert call_tool("get_stock_quote", {"ticker": "AAPL"}, user=analyst).ok
+    last = [r for r in yahoo_replay.requests if r.startswith("/v8/finance/chart/AAPL?")][-1]
+    # Asked only from the newest cached bar on (2020-11-06 00:00 New York), not for five years again.
+    assert "period1=1604638800" in last and "range=5y" not in last
+    # The replayed bars were upserted, not duplicated.
+    assert PriceBar.objects.filter(instrument=instrument).count() == 49
+    assert Instrument.objects.get(pk=instrument.pk).bars_version == version + 1
