@@ -10,6 +10,7 @@ handler500 = "core.views.error_500"
 
 api_v1 = [
     path("", include("core.api_urls")),
+    path("research/", include("research.api_urls")),  # --- research ---
 ]
 
 urlpatterns = [
