@@ -119,8 +119,9 @@ class Chunk(models.Model):
 
 
 class CorpusState(models.Model):
-    """One row. ``version`` is bumped in the same transaction as any change to the set of
-    searchable chunks, so every web and worker process can tell its cached BM25 index is stale."""
+    """One row. ``version`` takes a fresh value from a sequence in the same transaction as any
+    change to the set of searchable chunks, so every web and worker process can tell that its
+    cached BM25 index is stale (a sequence never hands out a value twice, even on rollback)."""
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
     version = models.PositiveBigIntegerField(default=0)

@@ -74,9 +74,13 @@ def sniff(filename: str, data: bytes) -> Document.Kind:
 # --- line cleaning ----------------------------------------------------------------------------
 # The RBI letterhead's Hindi extracts as garbled glyphs (see data/rbi/SOURCES.md): drop such lines.
 _GARBLED = re.compile(r"[\u0900-\u097f\ufffd\ue000-\uf8ff]")
-_PAGE_NUMBER = re.compile(r"^\s*(?:page\s+)?[-–]?\s*(\d{1,4})\s*[-–]?\s*$", re.I)
+# A bare page number, "Page 12", "- 12 -", or a lower-case roman numeral of front matter.
+_PAGE_NUMBER = re.compile(r"^\s*(?:[Pp]age\s+)?[-–]?\s*(\d{1,4}|[ivxl]{1,7})\s*[-–]?\s*$")
 _SECTION = re.compile(r"^\s*(?:([IVX]{1,6}(?:\.\d{1,3}){1,3})\.?|(\d{1,3})\.)\s+(?=\S)")
 _SPACES = re.compile(r"[ \t\u00a0]+")
+# Text extraction sometimes fuses a numbered paragraph onto the previous sentence
+# ("…₹0.5 lakh crore.II.6.8 Gross market borrowings…"): split it back onto its own line.
+_FUSED_SECTION = re.compile(r"(?<=\.)(?=[IVX]{1,6}(?:\.\d{1,3}){1,3}\s)")
 
 
 def _clean_line(line: str) -> str:
@@ -126,7 +130,10 @@ def paragraphs_from_lines(lines: list[str], section: str = "") -> tuple[list[Par
             paragraphs.append(Paragraph(text=text.strip(), section=section))
             current.clear()
 
+    split_lines: list[str] = []
     for line in lines:
+        split_lines.extend(_FUSED_SECTION.sub("\n", line).split("\n") if line else [line])
+    for line in split_lines:
         if not line:
             flush()
             continue

@@ -104,6 +104,12 @@ class Migration(migrations.Migration):
             model_name='chunk',
             constraint=models.UniqueConstraint(fields=('document', 'ordinal'), name='research_chunk_doc_ordinal_uniq'),
         ),
+        # Versions come from a sequence: nextval() is never rolled back, so a version number is
+        # never reused for a different corpus (a per-process BM25 cache keyed by it stays sound).
+        migrations.RunSQL(
+            "CREATE SEQUENCE IF NOT EXISTS research_corpus_version_seq",
+            "DROP SEQUENCE IF EXISTS research_corpus_version_seq",
+        ),
         migrations.RunSQL(
             "INSERT INTO research_corpusstate (id, version) VALUES (1, 0) ON CONFLICT DO NOTHING",
             migrations.RunSQL.noop,

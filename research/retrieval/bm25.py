@@ -161,8 +161,8 @@ def corpus_version_bump() -> None:
     """Call inside the transaction that changes the searchable chunks."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO research_corpusstate (id, version) VALUES (1, 1) "
-            "ON CONFLICT (id) DO UPDATE SET version = research_corpusstate.version + 1"
+            "INSERT INTO research_corpusstate (id, version) VALUES (1, nextval('research_corpus_version_seq')) "
+            "ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version"
         )
 
 
