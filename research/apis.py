@@ -56,7 +56,7 @@ class DocumentListCreateApi(APIView):
             raise serializers.ValidationError({"files": f"At most {settings.RESEARCH_MAX_FILES_PER_UPLOAD} files per upload."})
         result = document_upload(
             user=request.user,
-            files=[UploadFile(name=f.name or "upload", data=f.read()) for f in data["files"]],
+            files=[UploadFile.from_upload(f) for f in data["files"]],
             visibility=data["visibility"],
             title=data["title"],
             issuer=data["issuer"],

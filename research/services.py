@@ -33,6 +33,15 @@ class UploadFile:
 
     name: str
     data: bytes
+    size: int | None = None  # the real size when ``data`` was not read because it is over the cap
+
+    @classmethod
+    def from_upload(cls, upload: Any) -> UploadFile:
+        """From a Django ``UploadedFile``, without reading a file that is over the cap."""
+        name = upload.name or "upload"
+        if upload.size > settings.RESEARCH_MAX_UPLOAD_BYTES:
+            return cls(name=name, data=b"", size=upload.size)
+        return cls(name=name, data=upload.read(), size=upload.size)
 
 
 @dataclass
@@ -64,6 +73,10 @@ def _check_pdf_opens(name: str, data: bytes) -> None:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
         raise ParseError(f"{name}: the PDF is damaged and cannot be read.") from exc
+
+
+def _human_size(n: float) -> str:
+    return f"{n / 1e3:.0f} KB" if n < 1e6 else f"{n / 1e6:.1f} MB"
 
 
 def _safe_name(name: str) -> str:
@@ -101,8 +114,9 @@ def document_upload(
     result = UploadResult()
     for upload in files:
         name = _safe_name(upload.name)
-        if len(upload.data) > cap:
-            result.rejected.append((name, f"{name}: the file is {len(upload.data) / 1e6:.1f} MB; the limit is {cap / 1e6:.0f} MB."))
+        size = max(len(upload.data), upload.size or 0)
+        if size > cap:
+            result.rejected.append((name, f"{name}: the file is {_human_size(size)}; the limit is {_human_size(cap)}."))
             continue
         try:
             kind = sniff(name, upload.data)

@@ -63,7 +63,7 @@ def upload(request: HttpRequest) -> HttpResponse:
                 messages.error(request, error)
         return _library_response(request, status=400)
     data = form.cleaned_data
-    files = [UploadFile(name=f.name or "upload", data=f.read()) for f in data["files"]]
+    files = [UploadFile.from_upload(f) for f in data["files"]]
     result = document_upload(
         user=request.user,
         files=files,
