@@ -75,34 +75,46 @@ class Bm25Index:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def scores(self, query: str | Sequence[str]) -> np.ndarray:
-        """BM25Okapi ``get_scores`` for every row (tokens are counted with multiplicity)."""
+    def _columns(self, query: str | Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         tokens = tokenize(query) if isinstance(query, str) else list(query)
         # The vocabulary is shared with later refreshes and only grows; ignore newer terms.
         n_cols = self.matrix.shape[1]
         counts = Counter(c for c in (self.vocab.get(t) for t in tokens) if c is not None and c < n_cols)
-        if not counts or len(self) == 0:
+        return np.fromiter(counts.keys(), dtype=np.int64), np.fromiter(counts.values(), dtype=np.float64)
+
+    def scores(self, query: str | Sequence[str]) -> np.ndarray:
+        """BM25Okapi ``get_scores`` for every row (tokens are counted with multiplicity)."""
+        cols, weights = self._columns(query)
+        if cols.size == 0 or len(self) == 0:
             return np.zeros(len(self))
-        cols = np.fromiter(counts.keys(), dtype=np.int64)
-        weights = np.fromiter(counts.values(), dtype=np.float64)
         return np.asarray(self.matrix[:, cols] @ weights).ravel()
 
-    def top(self, query: str | Sequence[str], k: int, allowed_doc_ids: Sequence[int] | None = None) -> list[tuple[int, float]]:
-        """``(chunk id, score)`` of the best ``k`` rows with a positive score, restricted to
-        ``allowed_doc_ids`` *before* ranking; ties keep row order (as a stable sort would)."""
-        scores = self.scores(query)
-        if allowed_doc_ids is not None:
-            scores = np.where(np.isin(self.doc_ids, np.asarray(allowed_doc_ids, dtype=np.int64)), scores, 0.0)
-        positive = np.flatnonzero(scores > 0)
-        if positive.size == 0:
+    def top(
+        self, query: str | Sequence[str], k: int, allowed_doc_ids: Sequence[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """``(chunk id, score)`` of the best ``k`` rows containing at least one query term,
+        restricted to ``allowed_doc_ids`` *before* ranking; ties keep row order (a stable sort).
+
+        Rows without any query term are never returned. (In a tiny corpus BM25Okapi's idf can
+        be negative, so a matching row may score below zero; it is still a match.)"""
+        cols, weights = self._columns(query)
+        if cols.size == 0 or len(self) == 0:
             return []
-        if positive.size > k:
-            part = positive[np.argpartition(-scores[positive], k - 1)[:k]]
+        sub = self.matrix[:, cols]
+        scores = np.asarray(sub @ weights).ravel()
+        candidates = np.unique(sub.indices)  # rows with at least one query term
+        if allowed_doc_ids is not None:
+            allowed = np.asarray(allowed_doc_ids, dtype=np.int64)
+            candidates = candidates[np.isin(self.doc_ids[candidates], allowed)]
+        if candidates.size == 0:
+            return []
+        if candidates.size > k:
+            part = candidates[np.argpartition(-scores[candidates], k - 1)[:k]]
             # argpartition does not keep ties stable; include every row tied with the k-th score.
             kth = scores[part].min()
-            part = positive[scores[positive] >= kth]
+            part = candidates[scores[candidates] >= kth]
         else:
-            part = positive
+            part = candidates
         order = part[np.lexsort((part, -scores[part]))][:k]
         return [(int(self.ids[i]), float(scores[i])) for i in order]
 
