@@ -27,7 +27,9 @@ _SearchSerializer = inline_serializer(
     {
         "query": serializers.CharField(),
         "top_k": serializers.IntegerField(required=False, default=5, min_value=1, max_value=50),
-        "filters": serializers.DictField(required=False, help_text="doc_types, issuers, tags, document_ids, date_from, date_to"),
+        "filters": serializers.DictField(
+            required=False, help_text="doc_types, issuers, tags, document_ids, date_from, date_to"
+        ),
     },
 )
 
@@ -46,14 +48,23 @@ class DocumentListCreateApi(APIView):
 
     @extend_schema(
         request={"multipart/form-data": DocumentUploadSerializer},
-        responses={201: DocumentUploadResultSerializer, 200: DocumentUploadResultSerializer, 400: OpenApiResponse(description="No file accepted")},
+        responses={
+            201: DocumentUploadResultSerializer,
+            200: DocumentUploadResultSerializer,
+            400: OpenApiResponse(description="No file accepted"),
+        },
     )
     def post(self, request: Request) -> Response:
-        payload = DocumentUploadSerializer(data={**request.data.dict(), "files": request.FILES.getlist("files")})
+        raw: Any = request.data  # a QueryDict for multipart bodies
+        fields = {key: raw.get(key) for key in ("title", "issuer", "doc_type", "doc_date", "tags", "visibility")}
+        fields = {key: value for key, value in fields.items() if value is not None}
+        payload = DocumentUploadSerializer(data={**fields, "files": request.FILES.getlist("files")})
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         if len(data["files"]) > settings.RESEARCH_MAX_FILES_PER_UPLOAD:
-            raise serializers.ValidationError({"files": f"At most {settings.RESEARCH_MAX_FILES_PER_UPLOAD} files per upload."})
+            raise serializers.ValidationError(
+                {"files": f"At most {settings.RESEARCH_MAX_FILES_PER_UPLOAD} files per upload."}
+            )
         result = document_upload(
             user=request.user,
             files=[UploadFile.from_upload(f) for f in data["files"]],
@@ -70,6 +81,7 @@ class DocumentListCreateApi(APIView):
             "duplicates": DocumentSerializer(result.duplicates, many=True).data,
             "rejected": [{"filename": name, "reason": reason} for name, reason in result.rejected],
         }
+        code: int
         if result.created:
             code = status.HTTP_201_CREATED
         elif result.duplicates:
@@ -86,7 +98,13 @@ class DocumentDetailApi(APIView):
     def get(self, request: Request, document_id: int) -> Response:
         return Response(DocumentSerializer(self._get(request, document_id)).data)
 
-    @extend_schema(responses={204: None, 403: OpenApiResponse(description="Not the owner"), 404: OpenApiResponse(description="No such document")})
+    @extend_schema(
+        responses={
+            204: None,
+            403: OpenApiResponse(description="Not the owner"),
+            404: OpenApiResponse(description="No such document"),
+        }
+    )
     def delete(self, request: Request, document_id: int) -> Response:
         document = self._get(request, document_id)
         try:
@@ -111,14 +129,20 @@ class DocumentSearchApi(APIView):
     permission_classes = _permissions
     parser_classes = [JSONParser]
 
-    @extend_schema(request=_SearchSerializer, responses={200: OpenApiResponse(description="Passages with citations"), 400: OpenApiResponse(description="Invalid query")})
+    @extend_schema(
+        request=_SearchSerializer,
+        responses={
+            200: OpenApiResponse(description="Passages with citations"),
+            400: OpenApiResponse(description="Invalid query"),
+        },
+    )
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
             raise serializers.ValidationError({"detail": "Send a JSON object with a query."})
         outcome = call_tool("search_financial_documents", request.data, user=request.user)
         if not outcome.ok:
             assert outcome.error is not None
-            code = status.HTTP_403_FORBIDDEN if outcome.error.error == "forbidden" else status.HTTP_400_BAD_REQUEST
+            code: int = status.HTTP_403_FORBIDDEN if outcome.error.error == "forbidden" else status.HTTP_400_BAD_REQUEST
             if outcome.error.error == "internal_error":
                 code = status.HTTP_500_INTERNAL_SERVER_ERROR
             return Response(outcome.as_dict(), status=code)

@@ -26,7 +26,7 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
+    files = MultipleFileField(  # type: ignore[assignment]  # a form field named like BaseForm.files
         label="Files",
         help_text="PDF, HTML, Markdown or plain text; several at once.",
         error_messages={"required": "Choose at least one file to upload.", "empty": "The file is empty."},

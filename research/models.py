@@ -128,3 +128,6 @@ class CorpusState(models.Model):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(id=1), name="research_corpusstate_singleton")]
+
+    def __str__(self) -> str:
+        return f"corpus version {self.version}"

@@ -41,7 +41,9 @@ class DocumentUploadSerializer(serializers.Serializer[None]):
     issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     doc_type = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     doc_date = serializers.DateField(required=False, allow_null=True, default=None)
-    tags = serializers.CharField(max_length=300, required=False, allow_blank=True, default="", help_text="comma-separated")
+    tags = serializers.CharField(
+        max_length=300, required=False, allow_blank=True, default="", help_text="comma-separated"
+    )
     visibility = serializers.ChoiceField(choices=Document.Visibility.choices, default=Document.Visibility.TEAM)
 
 

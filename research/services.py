@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePath
 from typing import Any
 
@@ -156,7 +157,7 @@ def document_upload(
                 request=request,
             )
             document_id = document.pk
-            transaction.on_commit(lambda document_id=document_id: _enqueue_ingest(document_id))
+            transaction.on_commit(partial(_enqueue_ingest, document_id))
         result.created.append(document)
     return result
 
@@ -249,4 +250,5 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
         audit_record(actor=user, action="document.delete", subject=document, before=before, request=request)
         document.delete()  # chunks go with it (on_delete=CASCADE)
         corpus_version_bump()
-        transaction.on_commit(lambda: storage.delete(file_name) if file_name else None)
+        if file_name:
+            transaction.on_commit(lambda: storage.delete(file_name))

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
+from django_htmx.middleware import HtmxDetails
 
 from core.roles import area_required
 from research.forms import SearchForm, UploadForm
 from research.retrieval.search import SearchFilters
 from research.selectors import document_facets, document_get, document_list, document_pages, highlight, passage_search
 from research.services import UploadFile, document_delete, document_upload
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
 
 
 def _search_context(request: HttpRequest) -> dict[str, object]:
@@ -41,7 +47,7 @@ def _search_context(request: HttpRequest) -> dict[str, object]:
 
 @area_required("research")
 @require_http_methods(["GET"])
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: HtmxHttpRequest) -> HttpResponse:
     context = _search_context(request)
     if request.htmx and request.htmx.target == "search-results":
         return render(request, "components/_research_results.html", context)
@@ -60,7 +66,7 @@ def upload(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return _library_response(request, status=400)
     data = form.cleaned_data
     files = [UploadFile.from_upload(f) for f in data["files"]]
@@ -128,10 +134,12 @@ def document(request: HttpRequest, document_id: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def document_file(request: HttpRequest, document_id: int) -> HttpResponse:
     doc = document_get(user=request.user, document_id=document_id)
+    with doc.file.open("rb") as handle:  # files are capped (RESEARCH_MAX_UPLOAD_BYTES)
+        content = handle.read()
     # Always a download: an uploaded HTML file must never render (and run scripts) on our origin.
-    response = FileResponse(doc.file.open("rb"), as_attachment=True, filename=doc.filename)
-    if doc.kind != "pdf":
-        response["Content-Type"] = "application/octet-stream"
+    content_type = "application/pdf" if doc.kind == "pdf" else "application/octet-stream"
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=doc.filename)
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "sandbox"
     return response

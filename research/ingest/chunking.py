@@ -18,7 +18,9 @@ from research.ingest.parsers import Page
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit, bracket or quote;
 # "Rs. 5" or "Dr. Patra" style abbreviations are guarded by the list below.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[“\"‘'•])")
-_ABBREVIATIONS = re.compile(r"\b(?:[A-Z]|Dr|Mr|Mrs|Ms|Prof|Shri|Smt|St|No|Rs|vs|viz|i\.e|e\.g|etc|Fig|Sec|Vol|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$")
+_ABBREVIATIONS = re.compile(
+    r"\b(?:[A-Z]|Dr|Mr|Mrs|Ms|Prof|Shri|Smt|St|No|Rs|vs|viz|i\.e|e\.g|etc|Fig|Sec|Vol|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$"
+)
 
 
 @dataclass
@@ -48,6 +50,16 @@ def _section_label(sections: list[str]) -> str:
     if len(distinct) == 1:
         return distinct[0]
     return f"{distinct[0]} – {distinct[-1]}"[:120]
+
+
+def _draft(page: Page, window: list[tuple[str, str, int]]) -> ChunkDraft:
+    return ChunkDraft(
+        page_number=page.number,
+        page_label=page.label,
+        section=_section_label([s for _, s, _ in window]),
+        text=" ".join(t for t, _, _ in window),
+        token_count=sum(n for _, _, n in window),
+    )
 
 
 def chunk_pages(
@@ -80,21 +92,10 @@ def chunk_pages(
         size = 0
         fresh = 0  # sentences in the window that no earlier chunk contains
 
-        def emit() -> None:
-            drafts.append(
-                ChunkDraft(
-                    page_number=page.number,
-                    page_label=page.label,
-                    section=_section_label([s for _, s, _ in window]),
-                    text=" ".join(t for t, _, _ in window),
-                    token_count=sum(n for _, _, n in window),
-                )
-            )
-
         for unit in fitted:
             # BERT word pieces never span whitespace, so a joined chunk counts the sum of its parts.
             if window and size + unit[2] > max_tokens:
-                emit()
+                drafts.append(_draft(page, window))
                 carried: list[tuple[str, str, int]] = []
                 carried_size = 0
                 for previous in reversed(window):
@@ -107,5 +108,5 @@ def chunk_pages(
             size += unit[2]
             fresh += 1
         if window and fresh:
-            emit()
+            drafts.append(_draft(page, window))
     return drafts

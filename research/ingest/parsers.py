@@ -66,7 +66,9 @@ def sniff(filename: str, data: bytes) -> Document.Kind:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ParseError(f"{filename}: the text is not UTF-8 (byte {exc.start}).") from exc
-    if kind == Document.Kind.HTML and not re.search(rb"<\s*(html|body|p|div|h[1-6]|head|!doctype)\b", data[:65536], re.I):
+    if kind == Document.Kind.HTML and not re.search(
+        rb"<\s*(html|body|p|div|h[1-6]|head|!doctype)\b", data[:65536], re.I
+    ):
         raise ParseError(f"{filename}: this does not look like HTML (no HTML tags found).")
     return kind
 
@@ -181,9 +183,7 @@ def parse_pdf(data: bytes) -> list[Page]:
         raise ParseError(f"the PDF is damaged and cannot be read ({type(exc).__name__}).") from exc
     pages = []
     for number, raw in enumerate(raw_pages, start=1):
-        lines = [
-            "" if _GARBLED.search(line) else _clean_line(line) for line in raw.replace("\r", "\n").split("\n")
-        ]
+        lines = ["" if _GARBLED.search(line) else _clean_line(line) for line in raw.replace("\r", "\n").split("\n")]
         pages.append(Page(number=number, lines=lines))
     return _finish(pages)
 

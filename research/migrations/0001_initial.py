@@ -9,7 +9,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -19,90 +18,152 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='CorpusState',
+            name="CorpusState",
             fields=[
-                ('id', models.PositiveSmallIntegerField(default=1, primary_key=True, serialize=False)),
-                ('version', models.PositiveBigIntegerField(default=0)),
+                ("id", models.PositiveSmallIntegerField(default=1, primary_key=True, serialize=False)),
+                ("version", models.PositiveBigIntegerField(default=0)),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('id', 1)), name='research_corpusstate_singleton')],
+                "constraints": [
+                    models.CheckConstraint(condition=models.Q(("id", 1)), name="research_corpusstate_singleton")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Document',
+            name="Document",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('visibility', models.CharField(choices=[('team', 'Team-wide'), ('private', 'Private')], default='team', max_length=10)),
-                ('title', models.CharField(max_length=300)),
-                ('issuer', models.CharField(blank=True, max_length=200)),
-                ('doc_date', models.DateField(blank=True, null=True)),
-                ('doc_type', models.CharField(blank=True, help_text='e.g. mpc_minutes, annual_report', max_length=60)),
-                ('tags', django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=40), blank=True, default=list, size=None)),
-                ('source_url', models.URLField(blank=True, max_length=500)),
-                ('kind', models.CharField(choices=[('pdf', 'PDF'), ('html', 'HTML'), ('markdown', 'Markdown'), ('text', 'Plain text')], max_length=10)),
-                ('filename', models.CharField(max_length=255)),
-                ('file', models.FileField(upload_to='documents/%Y/%m/')),
-                ('size_bytes', models.PositiveBigIntegerField()),
-                ('content_hash', models.CharField(help_text='sha256 of the uploaded bytes', max_length=64)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('processing', 'Processing'), ('done', 'Ready'), ('failed', 'Failed')], db_index=True, default='queued', max_length=12)),
-                ('progress', models.PositiveSmallIntegerField(default=0, help_text='0..100')),
-                ('status_message', models.CharField(blank=True, max_length=200)),
-                ('error', models.TextField(blank=True)),
-                ('page_count', models.PositiveIntegerField(default=0)),
-                ('chunk_count', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('ingested_at', models.DateTimeField(blank=True, null=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='documents', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[("team", "Team-wide"), ("private", "Private")], default="team", max_length=10
+                    ),
+                ),
+                ("title", models.CharField(max_length=300)),
+                ("issuer", models.CharField(blank=True, max_length=200)),
+                ("doc_date", models.DateField(blank=True, null=True)),
+                ("doc_type", models.CharField(blank=True, help_text="e.g. mpc_minutes, annual_report", max_length=60)),
+                (
+                    "tags",
+                    django.contrib.postgres.fields.ArrayField(
+                        base_field=models.CharField(max_length=40), blank=True, default=list, size=None
+                    ),
+                ),
+                ("source_url", models.URLField(blank=True, max_length=500)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("pdf", "PDF"), ("html", "HTML"), ("markdown", "Markdown"), ("text", "Plain text")],
+                        max_length=10,
+                    ),
+                ),
+                ("filename", models.CharField(max_length=255)),
+                ("file", models.FileField(upload_to="documents/%Y/%m/")),
+                ("size_bytes", models.PositiveBigIntegerField()),
+                ("content_hash", models.CharField(help_text="sha256 of the uploaded bytes", max_length=64)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("processing", "Processing"),
+                            ("done", "Ready"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="queued",
+                        max_length=12,
+                    ),
+                ),
+                ("progress", models.PositiveSmallIntegerField(default=0, help_text="0..100")),
+                ("status_message", models.CharField(blank=True, max_length=200)),
+                ("error", models.TextField(blank=True)),
+                ("page_count", models.PositiveIntegerField(default=0)),
+                ("chunk_count", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("ingested_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="documents",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Chunk',
+            name="Chunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ordinal', models.PositiveIntegerField()),
-                ('page_number', models.PositiveIntegerField(help_text='1-based page in the file (PDF page or text page)')),
-                ('page_label', models.CharField(help_text='printed page number when found, else the page number', max_length=20)),
-                ('section', models.CharField(blank=True, help_text='numbered paragraph/section or heading', max_length=120)),
-                ('text', models.TextField()),
-                ('token_count', models.PositiveIntegerField()),
-                ('embedding', pgvector.django.vector.VectorField(dimensions=384)),
-                ('document', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='research.document')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ordinal", models.PositiveIntegerField()),
+                (
+                    "page_number",
+                    models.PositiveIntegerField(help_text="1-based page in the file (PDF page or text page)"),
+                ),
+                (
+                    "page_label",
+                    models.CharField(help_text="printed page number when found, else the page number", max_length=20),
+                ),
+                (
+                    "section",
+                    models.CharField(blank=True, help_text="numbered paragraph/section or heading", max_length=120),
+                ),
+                ("text", models.TextField()),
+                ("token_count", models.PositiveIntegerField()),
+                ("embedding", pgvector.django.vector.VectorField(dimensions=384)),
+                (
+                    "document",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chunks", to="research.document"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['document_id', 'ordinal'],
+                "ordering": ["document_id", "ordinal"],
             },
         ),
         migrations.AddIndex(
-            model_name='document',
-            index=models.Index(fields=['doc_type', 'doc_date'], name='research_do_doc_typ_166199_idx'),
+            model_name="document",
+            index=models.Index(fields=["doc_type", "doc_date"], name="research_do_doc_typ_166199_idx"),
         ),
         migrations.AddIndex(
-            model_name='document',
-            index=models.Index(fields=['issuer'], name='research_do_issuer_b08712_idx'),
+            model_name="document",
+            index=models.Index(fields=["issuer"], name="research_do_issuer_b08712_idx"),
         ),
         migrations.AddConstraint(
-            model_name='document',
-            constraint=models.UniqueConstraint(fields=('owner', 'content_hash'), name='research_document_owner_hash_uniq'),
+            model_name="document",
+            constraint=models.UniqueConstraint(
+                fields=("owner", "content_hash"), name="research_document_owner_hash_uniq"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='document',
-            constraint=models.CheckConstraint(condition=models.Q(('progress__lte', 100)), name='research_document_progress_lte_100'),
+            model_name="document",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("progress__lte", 100)), name="research_document_progress_lte_100"
+            ),
         ),
         migrations.AddIndex(
-            model_name='chunk',
-            index=pgvector.django.indexes.HnswIndex(ef_construction=64, fields=['embedding'], m=16, name='research_chunk_embedding_hnsw', opclasses=['vector_cosine_ops']),
+            model_name="chunk",
+            index=pgvector.django.indexes.HnswIndex(
+                ef_construction=64,
+                fields=["embedding"],
+                m=16,
+                name="research_chunk_embedding_hnsw",
+                opclasses=["vector_cosine_ops"],
+            ),
         ),
         migrations.AddIndex(
-            model_name='chunk',
-            index=models.Index(fields=['document', 'page_number'], name='research_ch_documen_3d6167_idx'),
+            model_name="chunk",
+            index=models.Index(fields=["document", "page_number"], name="research_ch_documen_3d6167_idx"),
         ),
         migrations.AddConstraint(
-            model_name='chunk',
-            constraint=models.UniqueConstraint(fields=('document', 'ordinal'), name='research_chunk_doc_ordinal_uniq'),
+            model_name="chunk",
+            constraint=models.UniqueConstraint(fields=("document", "ordinal"), name="research_chunk_doc_ordinal_uniq"),
         ),
         # Versions come from a sequence: nextval() is never rolled back, so a version number is
         # never reused for a different corpus (a per-process BM25 cache keyed by it stays sound).

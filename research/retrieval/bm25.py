@@ -119,9 +119,7 @@ class Bm25Index:
         return [(int(self.ids[i]), float(scores[i])) for i in order]
 
 
-def build_index(
-    rows: Sequence[tuple[int, int, str]], params: Bm25Params | None = None
-) -> Bm25Index:
+def build_index(rows: Sequence[tuple[int, int, str]], params: Bm25Params | None = None) -> Bm25Index:
     """Build from ``(chunk id, document id, text)`` rows (used by tests and benchmarks)."""
     builder = _Builder()
     builder.add(rows)

@@ -78,8 +78,9 @@ def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | No
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        # ``where`` is one of two constant strings; every value is a query parameter.
         cursor.execute(
-            f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "
+            f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "  # noqa: S608
             "ORDER BY embedding <=> %s::vector LIMIT %s",
             params,
         )

@@ -9,7 +9,35 @@ _TOKEN = re.compile(r"\d+(?:\.\d+)+|\w+", re.UNICODE)
 
 # A short list: BM25's idf already discounts common words; this only drops pure glue.
 STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in is it its of on or that the this to was were which with".split()
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "which",
+        "with",
+    }
 )
 
 

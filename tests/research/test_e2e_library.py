@@ -12,7 +12,9 @@ from tests.research.conftest import MPC_AUG_2024
 pytestmark = [pytest.mark.browser, pytest.mark.worker]
 
 
-def test_upload_progress_search_and_open_citation(page: Any, live_server: Any, celery_worker: Any, analyst: Any) -> None:
+def test_upload_progress_search_and_open_citation(
+    page: Any, live_server: Any, celery_worker: Any, analyst: Any
+) -> None:
     browser_login(page, live_server, analyst.email)
     page.goto(f"{live_server.url}/research/")
     page.set_input_files('input[name="files"]', str(MPC_AUG_2024))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -62,7 +63,13 @@ def test_garbled_letterhead_is_dropped(mpc_pages: list[Page]) -> None:
 
 
 def test_repeated_headers_and_footers_are_removed() -> None:
-    bodies = ["Inflation eased to 4.8 per cent.", "Growth held up.", "Credit grew 16 per cent.", "Liquidity was in surplus.", "The rupee was stable."]
+    bodies = [
+        "Inflation eased to 4.8 per cent.",
+        "Growth held up.",
+        "Credit grew 16 per cent.",
+        "Liquidity was in surplus.",
+        "The rupee was stable.",
+    ]
     pages = [
         Page(number=n, lines=["ACME QUARTERLY REVIEW", body, f"Confidential - page {n} of 5"])
         for n, body in enumerate(bodies, start=1)
@@ -103,7 +110,11 @@ def test_pdf_failures_have_reasons() -> None:
 
 def test_sentence_splitter_respects_abbreviations() -> None:
     text = "Prof. Jayanth R. Varma voted to cut. Dr. Patra agreed. Rates: 6.50 per cent."
-    assert split_sentences(text) == ["Prof. Jayanth R. Varma voted to cut.", "Dr. Patra agreed.", "Rates: 6.50 per cent."]
+    assert split_sentences(text) == [
+        "Prof. Jayanth R. Varma voted to cut.",
+        "Dr. Patra agreed.",
+        "Rates: 6.50 per cent.",
+    ]
 
 
 def test_chunks_fit_the_model_overlap_and_keep_sentences_whole(mpc_pages: list[Page]) -> None:
@@ -120,7 +131,7 @@ def test_chunks_fit_the_model_overlap_and_keep_sentences_whole(mpc_pages: list[P
         assert any(chunk.text.startswith(s) for s in sentences), chunk.text[:80]
         assert any(chunk.text.endswith(s) for s in sentences), chunk.text[-80:]
     # Consecutive chunks on a page overlap by whole sentences.
-    same_page = [(a, b) for a, b in zip(chunks, chunks[1:], strict=False) if a.page_number == b.page_number]
+    same_page = [(a, b) for a, b in itertools.pairwise(chunks) if a.page_number == b.page_number]
     overlapping = [1 for a, b in same_page if split_sentences(b.text)[0] in a.text]
     assert len(overlapping) >= len(same_page) // 2
     assert {c.page_label for c in chunks} == {str(n) for n in range(1, 15)}

@@ -3,6 +3,7 @@ the API and the search page."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -25,7 +26,9 @@ FACTS = [
 
 
 @pytest.mark.parametrize(("query", "which", "page"), FACTS)
-def test_known_fact_is_in_top_3_with_its_citation(corpus: Corpus, analyst: Any, query: str, which: str, page: str) -> None:
+def test_known_fact_is_in_top_3_with_its_citation(
+    corpus: Corpus, analyst: Any, query: str, which: str, page: str
+) -> None:
     document = getattr(corpus, which)
     passages = passage_search(user=analyst, query=query, top_k=3)
     cited = [(p.chunk.document_id, p.chunk.page_label, p.citation) for p in passages]
@@ -48,7 +51,9 @@ def test_filters_apply_before_ranking(corpus: Corpus, analyst: Any) -> None:
         user=analyst, query="policy repo rate", top_k=10, filters=SearchFilters(doc_types=["annual_report"])
     )
     assert only_report and {p.chunk.document_id for p in only_report} == {corpus.report.pk}
-    by_date = passage_search(user=analyst, query="inflation", top_k=10, filters=SearchFilters(date_from="2024-08-01"))
+    by_date = passage_search(
+        user=analyst, query="inflation", top_k=10, filters=SearchFilters(date_from=dt.date(2024, 8, 1))
+    )
     assert by_date and {p.chunk.document_id for p in by_date} == {corpus.mpc.pk}
     by_tag = passage_search(user=analyst, query="inflation", top_k=10, filters=SearchFilters(tags=["annual-report"]))
     assert {p.chunk.document_id for p in by_tag} == {corpus.report.pk}
@@ -111,7 +116,9 @@ def test_search_api(corpus: Corpus, analyst: Any) -> None:
     client = Client()
     client.force_login(analyst)
     response = client.post(
-        "/api/v1/research/search", {"query": "CPI inflation projected for 2024-25", "top_k": 3}, content_type="application/json"
+        "/api/v1/research/search",
+        {"query": "CPI inflation projected for 2024-25", "top_k": 3},
+        content_type="application/json",
     )
     assert response.status_code == 200
     assert "RBI MPC Minutes, August 2024, p. 3" in [p["citation"] for p in response.json()["passages"]]

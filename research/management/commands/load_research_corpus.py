@@ -32,7 +32,9 @@ class Command(BaseCommand):
         entries = json.loads(manifest_path.read_text())
         if options["limit"]:
             entries = entries[: options["limit"]]
-        owner, _ = user_ensure(email=options["owner"], roles=["admin", "analyst", "reviewer"], password=None, staff=True)
+        owner, _ = user_ensure(
+            email=options["owner"], roles=["admin", "analyst", "reviewer"], password=None, staff=True
+        )
         for entry in entries:
             path = root / entry["file"]
             result = document_upload(
