@@ -132,7 +132,7 @@ def _latency_rows(owner: Any) -> list[dict[str, Any]]:
                 "p50_ms": round((time.perf_counter() - started) * 1000),
             }
         )
-        rows.append({"what": "  of which HNSW index build", "n": 1, "p50_ms": round(_TIMINGS["hnsw_build_s"] * 1000)})  # type: ignore[attr-defined]
+        rows.append({"what": "  of which HNSW index build", "n": 1, "p50_ms": round(_TIMINGS["hnsw_build_s"] * 1000)})
     else:
         vectors = _stored_vectors(owner)
     ids = np.asarray(Chunk.objects.filter(document__owner=owner).order_by("id").values_list("id", flat=True))
