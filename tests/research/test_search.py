@@ -146,3 +146,10 @@ def test_search_page_highlights_cites_and_opens_the_page(corpus: Corpus, analyst
     assert viewer.status_code == 200
     assert f'id="chunk-{passage.chunk.pk}"' in body and "chunk target" in body
     assert f'data-page-label="{passage.chunk.page_label}"' in body
+
+
+def test_research_api_is_in_the_openapi_schema(analyst: Any) -> None:
+    paths = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()["paths"]
+    assert {"/api/v1/research/documents", "/api/v1/research/documents/{document_id}", "/api/v1/research/search"} <= set(
+        paths
+    )
