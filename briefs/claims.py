@@ -183,7 +183,9 @@ def verify(
         try:
             again = recompute.recompute(claim.metric, dates, series["closes"])
         except KeyError:
-            checks.append(ClaimCheck(**_claim_fields(claim), recomputed=None, verified=False, reason="not recomputable"))
+            checks.append(
+                ClaimCheck(**_claim_fields(claim), recomputed=None, verified=False, reason="not recomputable")
+            )
             continue
         ok = recompute.agrees(claim.value, again) and dates[-1] == claim.as_of
         checks.append(
@@ -213,7 +215,9 @@ def verify(
             problems.append(f"{ref} is not in the claim table")
     cited = set(draft.all_references())
     cited_bad = [c.id for c in checks if c.id in cited and not c.verified]
-    return Verification(ok=not problems and not cited_bad and all(c.verified for c in checks), checks=checks, problems=problems)
+    return Verification(
+        ok=not problems and not cited_bad and all(c.verified for c in checks), checks=checks, problems=problems
+    )
 
 
 def _claim_fields(claim: Claim) -> dict[str, Any]:
@@ -296,7 +300,7 @@ def render_html(draft: BriefDraft, claims: list[Claim], verified: set[str], *, l
                 text = html.escape(h.text)
                 link = html.escape(h.link) if h.link.startswith(("https://", "http://")) else ""
                 item = f'<a href="{link}" rel="noopener nofollow">{text}</a>' if link else text
-                parts.append(f"<li>“{item}” <span class=\"muted\">{html.escape(h.publisher)}</span></li>")
+                parts.append(f'<li>“{item}” <span class="muted">{html.escape(h.publisher)}</span></li>')
             parts.append("</ul>")
         parts.append("</section>")
     return "\n".join(parts)

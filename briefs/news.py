@@ -83,7 +83,10 @@ def feed_urls(symbol: str, name: str = "") -> list[str]:
     """The configured feed URL templates for a ticker (``{symbol}``, ``{query}`` are URL-quoted)."""
     base = symbol.split(".")[0].lstrip("^")
     query = urllib.parse.quote_plus(f"{name or base} stock")
-    return [t.format(symbol=urllib.parse.quote(symbol), base=urllib.parse.quote(base), query=query) for t in settings.BRIEF_NEWS_FEEDS]
+    return [
+        t.format(symbol=urllib.parse.quote(symbol), base=urllib.parse.quote(base), query=query)
+        for t in settings.BRIEF_NEWS_FEEDS
+    ]
 
 
 @dataclass
@@ -131,7 +134,9 @@ def news_for(symbol: str, *, name: str = "", limit: int = 8) -> NewsResult:
                 {
                     "title": title,
                     "link": link if link.startswith(("https://", "http://")) else "",
-                    "publisher": normalise_headline(str(source.get("title", "")) if isinstance(source, dict) else "")[:80]
+                    "publisher": normalise_headline(str(source.get("title", "")) if isinstance(source, dict) else "")[
+                        :80
+                    ]
                     or urllib.parse.urlsplit(url).hostname
                     or "",
                     "published": str(entry.get("published", ""))[:64],

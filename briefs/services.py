@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+
+import nh3
 from functools import partial
 from typing import Any
 
@@ -56,7 +58,9 @@ def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Tri
                 trigger=trigger,
                 tickers=list(watchlist.tickers),
             )
-            audit_record(actor=user, action="brief_run.start", subject=run, after={"trigger": trigger, "tickers": run.tickers})
+            audit_record(
+                actor=user, action="brief_run.start", subject=run, after={"trigger": trigger, "tickers": run.tickers}
+            )
             transaction.on_commit(partial(_enqueue_execute, run.pk))
     except IntegrityError:
         raise RunAlreadyActive(_active_run(watchlist.pk)) from None
@@ -129,7 +133,17 @@ def _claims_payload(claims: list[Claim], verification: dict[str, Any]) -> list[d
 
 def _renderings(draft: BriefDraft, claims: list[Claim], verification: dict[str, Any]) -> tuple[str, str, set[str]]:
     verified = {c["id"] for c in verification.get("checks", []) if c.get("verified")}
-    return render_text(draft, claims, verified), render_html(draft, claims, verified), verified
+    return render_text(draft, claims, verified), _clean_html(render_html(draft, claims, verified)), verified
+
+
+def _clean_html(markup: str) -> str:
+    """Defence in depth: the renderer escapes feed text already; nh3 keeps only what it emits."""
+    return nh3.clean(
+        markup,
+        tags={"h2", "h3", "p", "section", "ul", "li", "a", "strong", "span"},
+        attributes={"*": {"class", "title", "data-ticker", "data-claim", "data-testid"}, "a": {"href"}},
+        link_rel="noopener nofollow",
+    )
 
 
 def brief_open_for_review(*, state: dict[str, Any], gate_round: int) -> tuple[int, int]:
@@ -200,7 +214,9 @@ def brief_open_for_review(*, state: dict[str, Any], gate_round: int) -> tuple[in
             status=BriefRun.Status.AWAITING_REVIEW, partial=partial_brief, errors=errors
         )
         if created or changed:
-            audit_record(actor=None, action="brief.review_requested", subject=brief, after={"task": task.pk, "verified": ok})
+            audit_record(
+                actor=None, action="brief.review_requested", subject=brief, after={"task": task.pk, "verified": ok}
+            )
     return brief.pk, task.pk
 
 
@@ -229,7 +245,9 @@ def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
             message.send(fail_silently=False)  # an SMTP failure rolls back: the retry sends once
             delivery.sent_at = timezone.now()
         delivery.emailed = emailed
-        delivery.error = "" if emailed else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
+        delivery.error = (
+            "" if emailed else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
+        )
         delivery.save()
         Brief.objects.filter(pk=brief.pk).update(status=Brief.Status.APPROVED)
         status = BriefRun.Status.DELIVERED if emailed else BriefRun.Status.ARCHIVED

@@ -24,7 +24,9 @@ def brief_run_scheduled(watchlist_id: int) -> str:
     if watchlist is None:
         return "disabled"
     try:
-        run = services.brief_run_start(user=watchlist.owner, watchlist_id=watchlist.pk, trigger=BriefRun.Trigger.SCHEDULE)
+        run = services.brief_run_start(
+            user=watchlist.owner, watchlist_id=watchlist.pk, trigger=BriefRun.Trigger.SCHEDULE
+        )
     except services.RunAlreadyActive as exc:
         logger.info("scheduled brief skipped for watchlist %s: %s", watchlist_id, exc)
         return "already_active"

@@ -102,7 +102,14 @@ def data_agent(state: BriefState) -> dict[str, Any]:
             metrics = store.tool_step(state["run_id"], "data_agent", "compute_metrics", {"ticker": ticker}, user)
             if not metrics.ok:
                 assert metrics.error is not None
-                errors.append({"ticker": ticker, "source": "market", "error": metrics.error.error, "message": metrics.error.message})
+                errors.append(
+                    {
+                        "ticker": ticker,
+                        "source": "market",
+                        "error": metrics.error.error,
+                        "message": metrics.error.message,
+                    }
+                )
                 continue
             out = metrics.as_dict()
             history = store.tool_step(
@@ -114,7 +121,14 @@ def data_agent(state: BriefState) -> dict[str, Any]:
             )
             if not history.ok:
                 assert history.error is not None
-                errors.append({"ticker": ticker, "source": "market", "error": history.error.error, "message": history.error.message})
+                errors.append(
+                    {
+                        "ticker": ticker,
+                        "source": "market",
+                        "error": history.error.error,
+                        "message": history.error.message,
+                    }
+                )
                 continue
             rows = history.as_dict()["bars"]
             fundamentals = store.tool_step(state["run_id"], "data_agent", "get_fundamentals", {"ticker": ticker}, user)
@@ -130,7 +144,10 @@ def data_agent(state: BriefState) -> dict[str, Any]:
         return {"prices": prices, "bars": bars, "errors": errors, "worker_status": {"data_agent": "done"}}
     except Exception as exc:  # a worker crash is retried once by the supervisor
         store.step(state["run_id"], "data_agent", error=repr(exc)[:400])
-        return {"worker_status": {"data_agent": "failed"}, "errors": [{"ticker": "", "source": "market", "error": "worker_failed", "message": repr(exc)[:300]}]}
+        return {
+            "worker_status": {"data_agent": "failed"},
+            "errors": [{"ticker": "", "source": "market", "error": "worker_failed", "message": repr(exc)[:300]}],
+        }
 
 
 def news_agent(state: BriefState) -> dict[str, Any]:
@@ -141,14 +158,25 @@ def news_agent(state: BriefState) -> dict[str, Any]:
         sentiment: dict[str, Any] = {}
         errors: list[dict[str, Any]] = []
         for ticker in state["tickers"]:
-            outcome = store.tool_step(state["run_id"], "news_agent", "fetch_rss_news", {"ticker": ticker, "limit": 8}, user)
+            outcome = store.tool_step(
+                state["run_id"], "news_agent", "fetch_rss_news", {"ticker": ticker, "limit": 8}, user
+            )
             if not outcome.ok:
                 assert outcome.error is not None
-                errors.append({"ticker": ticker, "source": "news", "error": outcome.error.error, "message": outcome.error.message})
+                errors.append(
+                    {"ticker": ticker, "source": "news", "error": outcome.error.error, "message": outcome.error.message}
+                )
                 continue
             out = outcome.as_dict()
             if not out["items"]:
-                errors.append({"ticker": ticker, "source": "news", "error": "no_news", "message": f"The news feeds for {ticker} had no items."})
+                errors.append(
+                    {
+                        "ticker": ticker,
+                        "source": "news",
+                        "error": "no_news",
+                        "message": f"The news feeds for {ticker} had no items.",
+                    }
+                )
             sentiment[ticker] = {
                 "items": out["items"],
                 "label": out["sentiment"],
@@ -159,14 +187,15 @@ def news_agent(state: BriefState) -> dict[str, Any]:
         return {"sentiment": sentiment, "errors": errors, "worker_status": {"news_agent": "done"}}
     except Exception as exc:
         store.step(state["run_id"], "news_agent", error=repr(exc)[:400])
-        return {"worker_status": {"news_agent": "failed"}, "errors": [{"ticker": "", "source": "news", "error": "worker_failed", "message": repr(exc)[:300]}]}
+        return {
+            "worker_status": {"news_agent": "failed"},
+            "errors": [{"ticker": "", "source": "news", "error": "worker_failed", "message": repr(exc)[:300]}],
+        }
 
 
 # --- writer, verifier, regeneration ------------------------------------------------------------
 def _partial(state: BriefState) -> bool:
-    return bool(state.get("errors")) or any(
-        state.get("worker_status", {}).get(w) != "done" for w in WORKERS
-    )
+    return bool(state.get("errors")) or any(state.get("worker_status", {}).get(w) != "done" for w in WORKERS)
 
 
 def writer(state: BriefState) -> dict[str, Any]:
@@ -202,12 +231,21 @@ def verifier(state: BriefState) -> dict[str, Any]:
     started = time.perf_counter()
     claims = [Claim.model_validate(c) for c in state.get("claims") or []]
     result = verify(
-        BriefDraft.model_validate(state["draft"]), claims, state.get("bars") or {}, _news_by_ticker(state), list(state["tickers"])
+        BriefDraft.model_validate(state["draft"]),
+        claims,
+        state.get("bars") or {},
+        _news_by_ticker(state),
+        list(state["tickers"]),
     )
     store.step(
         state["run_id"],
         "verifier",
-        outputs={"ok": result.ok, "claims": len(result.checks), "mismatched": result.mismatched, "problems": result.problems[:10]},
+        outputs={
+            "ok": result.ok,
+            "claims": len(result.checks),
+            "mismatched": result.mismatched,
+            "problems": result.problems[:10],
+        },
         latency_ms=(time.perf_counter() - started) * 1000,
     )
     return {"verification": result.model_dump(mode="json")}
@@ -238,7 +276,11 @@ def gate(state: BriefState) -> dict[str, Any]:
     rnd = state.get("gate_round", 0)
     brief_id, task_id = store.brief_open_for_review(state, rnd)
     decision: dict[str, Any] = interrupt({"task_id": task_id, "brief_id": brief_id})
-    store.step(state["run_id"], "gate", outputs={"decision": decision.get("outcome"), "reviewer": decision.get("reviewer"), "task_id": task_id})
+    store.step(
+        state["run_id"],
+        "gate",
+        outputs={"decision": decision.get("outcome"), "reviewer": decision.get("reviewer"), "task_id": task_id},
+    )
     outcome = decision.get("outcome")
     update: dict[str, Any] = {"brief_id": brief_id, "decision": decision}
     verification = state.get("verification") or {}
@@ -247,13 +289,23 @@ def gate(state: BriefState) -> dict[str, Any]:
         try:
             draft = from_markup(body, BriefDraft.model_validate(state["draft"]))
         except ValueError as exc:
-            return {**update, "outcome": "edit_invalid", "gate_round": rnd + 1, "gate_note": f"The edit was refused: {exc}"}
+            return {
+                **update,
+                "outcome": "edit_invalid",
+                "gate_round": rnd + 1,
+                "gate_note": f"The edit was refused: {exc}",
+            }
         claims = [Claim.model_validate(c) for c in state.get("claims") or []]
         result = verify(draft, claims, state.get("bars") or {}, _news_by_ticker(state), list(state["tickers"]))
         cited_ok = all(c.verified for c in result.checks if c.id in set(draft.all_references()))
         if result.problems or not cited_ok:
             why = "; ".join(result.problems[:3]) or "it cites a figure that did not verify"
-            return {**update, "outcome": "edit_invalid", "gate_round": rnd + 1, "gate_note": f"The edit was refused: {why}"}
+            return {
+                **update,
+                "outcome": "edit_invalid",
+                "gate_round": rnd + 1,
+                "gate_note": f"The edit was refused: {why}",
+            }
         store.brief_decision(brief_id, decision, draft.model_dump(mode="json"))
         return {**update, "outcome": "approved", "draft": draft.model_dump(mode="json")}
     store.brief_decision(brief_id, decision, None)

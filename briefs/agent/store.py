@@ -71,7 +71,10 @@ def _summary(name: str, out: dict[str, Any]) -> dict[str, Any]:
         return {"symbol": out.get("symbol"), "bars": len(bars), "first": bars[0]["date"] if bars else None,
                 "last": bars[-1]["date"] if bars else None, "source": out.get("source"), "as_of": out.get("as_of")}  # fmt: skip
     if name == "fetch_rss_news":
-        return {**{k: v for k, v in out.items() if k != "items"}, "headlines": [i["title"] for i in out.get("items", [])]}
+        return {
+            **{k: v for k, v in out.items() if k != "items"},
+            "headlines": [i["title"] for i in out.get("items", [])],
+        }
     return out
 
 

@@ -6,104 +6,176 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('portfolios', '0001_initial'),
+        ("portfolios", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Brief',
+            name="Brief",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('awaiting_review', 'Awaiting review'), ('approved', 'Approved'), ('rejected', 'Rejected'), ('blocked', 'Blocked')], default='awaiting_review', max_length=20)),
-                ('title', models.CharField(max_length=200)),
-                ('as_of', models.DateField(blank=True, null=True)),
-                ('partial', models.BooleanField(default=False)),
-                ('draft', models.JSONField()),
-                ('claims', models.JSONField(default=list)),
-                ('verification', models.JSONField(default=dict)),
-                ('body_text', models.TextField()),
-                ('body_html', models.TextField()),
-                ('decided_by', models.CharField(blank=True, max_length=254)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('decision_reason', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('watchlist', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='briefs', to='portfolios.watchlist')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("awaiting_review", "Awaiting review"),
+                            ("approved", "Approved"),
+                            ("rejected", "Rejected"),
+                            ("blocked", "Blocked"),
+                        ],
+                        default="awaiting_review",
+                        max_length=20,
+                    ),
+                ),
+                ("title", models.CharField(max_length=200)),
+                ("as_of", models.DateField(blank=True, null=True)),
+                ("partial", models.BooleanField(default=False)),
+                ("draft", models.JSONField()),
+                ("claims", models.JSONField(default=list)),
+                ("verification", models.JSONField(default=dict)),
+                ("body_text", models.TextField()),
+                ("body_html", models.TextField()),
+                ("decided_by", models.CharField(blank=True, max_length=254)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                ("decision_reason", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "watchlist",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="briefs", to="portfolios.watchlist"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='BriefDelivery',
+            name="BriefDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('recipients', models.JSONField(default=list)),
-                ('subject', models.CharField(max_length=250)),
-                ('text', models.TextField()),
-                ('html', models.TextField()),
-                ('emailed', models.BooleanField(default=False)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('error', models.CharField(blank=True, max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('brief', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='delivery', to='briefs.brief')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("recipients", models.JSONField(default=list)),
+                ("subject", models.CharField(max_length=250)),
+                ("text", models.TextField()),
+                ("html", models.TextField()),
+                ("emailed", models.BooleanField(default=False)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("error", models.CharField(blank=True, max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "brief",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="delivery", to="briefs.brief"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='BriefRun',
+            name="BriefRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('trigger', models.CharField(choices=[('button', 'RUN button'), ('api', 'API'), ('schedule', 'Schedule')], max_length=16)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('awaiting_review', 'Awaiting review'), ('delivered', 'Delivered'), ('archived', 'Approved, not emailed'), ('rejected', 'Rejected'), ('blocked', 'Blocked (unverified figures)'), ('budget_abort', 'Budget abort'), ('iteration_cap', 'Stopped at the iteration cap'), ('failed', 'Failed')], db_index=True, default='queued', max_length=20)),
-                ('tickers', models.JSONField(default=list)),
-                ('partial', models.BooleanField(default=False)),
-                ('errors', models.JSONField(default=list)),
-                ('tokens', models.PositiveIntegerField(default=0)),
-                ('cost_usd', models.DecimalField(decimal_places=6, default=0, max_digits=10)),
-                ('iterations', models.PositiveSmallIntegerField(default=0)),
-                ('note', models.CharField(blank=True, max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('watchlist', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='brief_runs', to='portfolios.watchlist')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "trigger",
+                    models.CharField(
+                        choices=[("button", "RUN button"), ("api", "API"), ("schedule", "Schedule")], max_length=16
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("awaiting_review", "Awaiting review"),
+                            ("delivered", "Delivered"),
+                            ("archived", "Approved, not emailed"),
+                            ("rejected", "Rejected"),
+                            ("blocked", "Blocked (unverified figures)"),
+                            ("budget_abort", "Budget abort"),
+                            ("iteration_cap", "Stopped at the iteration cap"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("tickers", models.JSONField(default=list)),
+                ("partial", models.BooleanField(default=False)),
+                ("errors", models.JSONField(default=list)),
+                ("tokens", models.PositiveIntegerField(default=0)),
+                ("cost_usd", models.DecimalField(decimal_places=6, default=0, max_digits=10)),
+                ("iterations", models.PositiveSmallIntegerField(default=0)),
+                ("note", models.CharField(blank=True, max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "watchlist",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="brief_runs",
+                        to="portfolios.watchlist",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.AddField(
-            model_name='brief',
-            name='run',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='brief', to='briefs.briefrun'),
+            model_name="brief",
+            name="run",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.CASCADE, related_name="brief", to="briefs.briefrun"
+            ),
         ),
         migrations.CreateModel(
-            name='BriefStep',
+            name="BriefStep",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('node', models.CharField(max_length=40)),
-                ('tool', models.CharField(blank=True, max_length=60)),
-                ('call_id', models.CharField(blank=True, max_length=40)),
-                ('inputs', models.JSONField(default=dict)),
-                ('outputs', models.JSONField(default=dict)),
-                ('error', models.CharField(blank=True, max_length=500)),
-                ('latency_ms', models.FloatField(default=0)),
-                ('tokens', models.PositiveIntegerField(default=0)),
-                ('cost_usd', models.FloatField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='steps', to='briefs.briefrun')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("node", models.CharField(max_length=40)),
+                ("tool", models.CharField(blank=True, max_length=60)),
+                ("call_id", models.CharField(blank=True, max_length=40)),
+                ("inputs", models.JSONField(default=dict)),
+                ("outputs", models.JSONField(default=dict)),
+                ("error", models.CharField(blank=True, max_length=500)),
+                ("latency_ms", models.FloatField(default=0)),
+                ("tokens", models.PositiveIntegerField(default=0)),
+                ("cost_usd", models.FloatField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="steps", to="briefs.briefrun"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='briefrun',
-            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['queued', 'running', 'awaiting_review'])), fields=('watchlist',), name='brief_one_active_run_per_watchlist'),
+            model_name="briefrun",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status__in", ["queued", "running", "awaiting_review"])),
+                fields=("watchlist",),
+                name="brief_one_active_run_per_watchlist",
+            ),
         ),
     ]
