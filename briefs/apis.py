@@ -23,8 +23,10 @@ class BriefRunSerializer(serializers.ModelSerializer[BriefRun]):
 
     class Meta:
         model = BriefRun
-        fields = ["id", "watchlist_id", "watchlist", "trigger", "status", "tickers", "partial", "errors",
-                  "iterations", "tokens", "cost_usd", "note", "created_at", "started_at", "finished_at", "brief_id"]  # fmt: skip
+        fields = [
+            *("id", "watchlist_id", "watchlist", "trigger", "status", "tickers", "partial", "errors"),
+            *("iterations", "tokens", "cost_usd", "note", "created_at", "started_at", "finished_at", "brief_id"),
+        ]
 
     def get_brief_id(self, run: BriefRun) -> int | None:
         brief = getattr(run, "brief", None)

@@ -201,11 +201,11 @@ def verify(
         if section.ticker not in scope:
             problems.append(f"section for {section.ticker}, which is not on the watchlist")
         for ref in references(section.narrative):
-            claim = by_id.get(ref)
-            if claim is None:
+            cited_claim = by_id.get(ref)
+            if cited_claim is None:
                 problems.append(f"{ref} is not in the claim table")
-            elif claim.ticker != section.ticker:
-                problems.append(f"{ref} is a {claim.ticker} figure cited in the {section.ticker} section")
+            elif cited_claim.ticker != section.ticker:
+                problems.append(f"{ref} is a {cited_claim.ticker} figure cited in the {section.ticker} section")
         retrieved = {item["title"] for item in news.get(section.ticker, [])}
         for quoted in section.headlines:
             if quoted.text not in retrieved:
@@ -278,7 +278,8 @@ def render_html(draft: BriefDraft, claims: list[Claim], verified: set[str], *, l
                 value = html.escape(format_value(claim))
                 if link_claims:
                     out.append(
-                        f'<a class="claim verified" href="#claim-{ref}" data-claim="{ref}" title="{html.escape(title)}">{value}</a>'
+                        f'<a class="claim verified" href="#claim-{ref}" data-claim="{ref}" '
+                        f'title="{html.escape(title)}">{value}</a>'
                     )
                 else:
                     out.append(f'<strong title="{html.escape(title)}">{value}</strong>')

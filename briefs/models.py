@@ -45,6 +45,7 @@ class BriefRun(models.Model):
     iterations = models.PositiveSmallIntegerField(default=0)
     note = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -89,6 +90,9 @@ class BriefStep(models.Model):
     class Meta:
         ordering = ["id"]
 
+    def __str__(self) -> str:
+        return f"{self.node} {self.tool}".strip()
+
 
 class Brief(models.Model):
     """The brief a run produced: draft (numeral-free), claim table, verification, renderings."""
@@ -114,6 +118,7 @@ class Brief(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -138,3 +143,6 @@ class BriefDelivery(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Delivery of brief #{self.brief_id}"

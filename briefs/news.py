@@ -97,8 +97,9 @@ class NewsResult:
 
 
 def fetch_bytes(url: str) -> bytes:
-    request = urllib.request.Request(url, headers={"User-Agent": "AlphaDesk/1.0 (+morning briefs)"})
-    with urllib.request.urlopen(request, timeout=settings.BRIEF_NEWS_TIMEOUT_SECONDS) as response:  # noqa: S310 - configured http(s) feed URLs
+    request = urllib.request.Request(url, headers={"User-Agent": "AlphaDesk/1.0 (+morning briefs)"})  # noqa: S310
+    # Only http(s): news_for refuses other schemes before calling here.
+    with urllib.request.urlopen(request, timeout=settings.BRIEF_NEWS_TIMEOUT_SECONDS) as response:  # noqa: S310
         data: bytes = response.read(MAX_FEED_BYTES + 1)
     if len(data) > MAX_FEED_BYTES:
         raise ValueError("feed larger than the size cap")

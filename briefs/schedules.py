@@ -33,6 +33,12 @@ def brief_schedule_sync(*, watchlist: Any) -> PeriodicTask | None:
     )
     task, _ = PeriodicTask.objects.update_or_create(
         name=name,
-        defaults={"task": TASK, "crontab": crontab, "interval": None, "args": json.dumps([watchlist.pk]), "enabled": True},
+        defaults={
+            "task": TASK,
+            "crontab": crontab,
+            "interval": None,
+            "args": json.dumps([watchlist.pk]),
+            "enabled": True,
+        },
     )
     return task

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import logging
-
-import nh3
 from functools import partial
 from typing import Any
 
+import nh3
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import EmailMultiAlternatives
@@ -262,7 +261,10 @@ def _email_bodies(brief: Brief) -> tuple[str, str]:
     draft = BriefDraft.model_validate(brief.draft)
     claims = [Claim.model_validate(c) for c in brief.claims]
     verified = {c["id"] for c in brief.verification.get("checks", []) if c.get("verified")}
-    footer = f"\nFigures recomputed from daily bars and verified; data as of {brief.as_of}. Approved by {brief.decided_by or 'a reviewer'}.\n"
+    footer = (
+        f"\nFigures recomputed from daily bars and verified; data as of {brief.as_of}. "
+        f"Approved by {brief.decided_by or 'a reviewer'}.\n"
+    )
     text = render_text(draft, claims, verified) + footer
     html = render_to_string(
         "briefs/email.html",
@@ -295,7 +297,10 @@ def run_finish(*, state: dict[str, Any]) -> None:
         "iteration_cap": BriefRun.Status.ITERATION_CAP,
     }.get(stop or "") or (BriefRun.Status.BLOCKED if outcome == "blocked" else BriefRun.Status.REJECTED)
     notes = {
-        BriefRun.Status.BUDGET_ABORT: f"Stopped: the run exceeded its budget ({state.get('tokens', 0)} tokens, ${state.get('cost_usd', 0.0):.4f}).",
+        BriefRun.Status.BUDGET_ABORT: (
+            f"Stopped: the run exceeded its budget ({state.get('tokens', 0)} tokens, "
+            f"${state.get('cost_usd', 0.0):.4f})."
+        ),
         BriefRun.Status.ITERATION_CAP: f"Stopped at the cap of {settings.BRIEF_MAX_ITERATIONS} supervisor iterations.",
         BriefRun.Status.BLOCKED: "Approved, but some figures did not verify: nothing was sent.",
         BriefRun.Status.REJECTED: "Rejected by the reviewer: " + str((state.get("decision") or {}).get("reason") or ""),

@@ -68,8 +68,14 @@ def _summary(name: str, out: dict[str, Any]) -> dict[str, Any]:
     """What the step log keeps of a tool output: enough to audit, not the whole series."""
     if name == "get_price_history":
         bars = out.get("bars", [])
-        return {"symbol": out.get("symbol"), "bars": len(bars), "first": bars[0]["date"] if bars else None,
-                "last": bars[-1]["date"] if bars else None, "source": out.get("source"), "as_of": out.get("as_of")}  # fmt: skip
+        return {
+            "symbol": out.get("symbol"),
+            "bars": len(bars),
+            "first": bars[0]["date"] if bars else None,
+            "last": bars[-1]["date"] if bars else None,
+            "source": out.get("source"),
+            "as_of": out.get("as_of"),
+        }
     if name == "fetch_rss_news":
         return {
             **{k: v for k, v in out.items() if k != "items"},

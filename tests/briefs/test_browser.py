@@ -13,7 +13,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
 def test_run_watch_approve_and_find_the_delivered_brief(
-    page: Any, live_server: Any, celery_worker: Any, smtp_inbox: Any, feeds: Any, watchlist: Any, analyst: Any, reviewer: Any
+    page: Any,
+    live_server: Any,
+    celery_worker: Any,
+    smtp_inbox: Any,
+    feeds: Any,
+    watchlist: Any,
+    analyst: Any,
+    reviewer: Any,
 ) -> None:
     from briefs.models import Brief
 
