@@ -238,19 +238,26 @@ def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
             brief=brief, recipients=recipients, subject=subject[:250], text=text, html=html
         )
         emailed = bool(settings.BRIEF_EMAIL_ENABLED and recipients)
+        error = "" if emailed else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
         if emailed:
             message = EmailMultiAlternatives(delivery.subject, delivery.text, None, delivery.recipients)
             message.attach_alternative(delivery.html, "text/html")
-            message.send(fail_silently=False)  # an SMTP failure rolls back: the retry sends once
-            delivery.sent_at = timezone.now()
+            try:
+                message.send(fail_silently=False)
+                delivery.sent_at = timezone.now()
+            except OSError as exc:  # smtplib errors are OSErrors: archive, say so, end the run
+                emailed, error = False, f"Email failed: {exc}"[:500]
+                logger.warning("brief %s email failed: %s", brief.pk, exc)
         delivery.emailed = emailed
-        delivery.error = (
-            "" if emailed else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
-        )
+        delivery.error = error
         delivery.save()
         Brief.objects.filter(pk=brief.pk).update(status=Brief.Status.APPROVED)
-        status = BriefRun.Status.DELIVERED if emailed else BriefRun.Status.ARCHIVED
-        note = f"Emailed to {len(recipients)} recipient(s)." if emailed else f"Archived, not emailed: {delivery.error}"
+        if emailed:
+            status, note = BriefRun.Status.DELIVERED, f"Emailed to {len(recipients)} recipient(s)."
+        else:
+            # A failed send is not retried automatically: never risk sending a brief twice.
+            status = BriefRun.Status.FAILED if error.startswith("Email failed") else BriefRun.Status.ARCHIVED
+            note = f"Archived, not emailed: {error}"
         BriefRun.objects.filter(pk=run_id).update(status=status, finished_at=timezone.now(), note=note)
         audit_record(actor=None, action="brief.delivered" if emailed else "brief.archived", subject=brief,
                      after={"recipients": recipients, "emailed": emailed})  # fmt: skip
@@ -303,7 +310,7 @@ def run_finish(*, state: dict[str, Any]) -> None:
         ),
         BriefRun.Status.ITERATION_CAP: f"Stopped at the cap of {settings.BRIEF_MAX_ITERATIONS} supervisor iterations.",
         BriefRun.Status.BLOCKED: "Approved, but some figures did not verify: nothing was sent.",
-        BriefRun.Status.REJECTED: "Rejected by the reviewer: " + str((state.get("decision") or {}).get("reason") or ""),
+        BriefRun.Status.REJECTED: _rejection_note(state.get("decision") or {}),
     }
     with transaction.atomic():
         run = BriefRun.objects.select_for_update().get(pk=state["run_id"])
@@ -316,6 +323,13 @@ def run_finish(*, state: dict[str, Any]) -> None:
             brief_status = Brief.Status.BLOCKED if status == BriefRun.Status.BLOCKED else Brief.Status.REJECTED
             Brief.objects.filter(pk=state["brief_id"]).update(status=brief_status)
         audit_record(actor=None, action=f"brief_run.{status}", subject=run, after={"note": run.note})
+
+
+def _rejection_note(decision: dict[str, Any]) -> str:
+    reason = str(decision.get("reason") or "")
+    if decision.get("outcome") in {"expire", "cancel"}:
+        return f"The review was {decision['outcome']}d without approval: {reason}"
+    return f"Rejected by {decision.get('reviewer') or 'the reviewer'}: {reason}"
 
 
 def watchlist_for_schedule(watchlist_id: int) -> Watchlist | None:

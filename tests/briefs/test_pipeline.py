@@ -227,3 +227,29 @@ def test_twenty_concurrent_runs_give_exactly_one_active(watchlist: Any, analyst:
         t.join()
     assert sorted(outcomes) == ["refused"] * 19 + ["started"]
     assert BriefRun.objects.filter(watchlist=watchlist, status__in=BriefRun.ACTIVE).count() == 1
+
+
+def test_reject_and_smtp_failure_end_the_run_without_sending(
+    watchlist: Any, analyst: Any, reviewer: Any, feeds: Any, settings: Any
+) -> None:
+    from briefs.models import Brief, BriefDelivery
+    from reviews.models import ReviewTask
+
+    watchlist.tickers = ["INFY.NS"]
+    watchlist.save()
+    run, _ = _run(watchlist, analyst)
+    _decide(ReviewTask.objects.get(thread_id=run.thread_id).pk, reviewer, "reject", reason="Too thin today")
+    run.refresh_from_db()
+    assert run.status == "rejected" and "Too thin today" in run.note and reviewer.email in run.note
+    assert Brief.objects.get(run=run).status == "rejected" and not BriefDelivery.objects.filter(brief__run=run).exists()
+
+    # SMTP configured but unreachable: archived with the error, the run ends (not stuck active).
+    settings.BRIEF_EMAIL_ENABLED = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 9, 2
+    run2, _ = _run(watchlist, analyst)
+    _decide(ReviewTask.objects.get(thread_id=run2.thread_id).pk, reviewer, "approve")
+    run2.refresh_from_db()
+    delivery = BriefDelivery.objects.get(brief__run=run2)
+    assert run2.status == "failed" and "Email failed" in run2.note
+    assert not delivery.emailed and delivery.sent_at is None and delivery.text.startswith("Morning brief")

@@ -42,3 +42,30 @@ def test_scheduled_run_skips_when_one_is_active(analyst: Any, django_capture_on_
         assert brief_run_scheduled(w.pk) == "already_active"
     assert BriefRun.objects.filter(watchlist=w).count() == 1
     assert BriefRun.objects.get(watchlist=w).trigger == "schedule"
+
+
+def test_demo_command_schedules_enabled_watchlists(analyst: Any) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django_celery_beat.models import PeriodicTask
+
+    from portfolios.models import Watchlist
+
+    Watchlist.objects.create(owner=analyst, name="On", tickers=["AAPL"], brief_enabled=True)
+    Watchlist.objects.create(owner=analyst, name="Off", tickers=["AAPL"], brief_enabled=False)
+    out = StringIO()
+    call_command("seed_briefs", stdout=out)
+    call_command("seed_briefs", stdout=out)  # idempotent
+    assert "1 watchlist brief schedule(s) installed." in out.getvalue()
+    assert PeriodicTask.objects.filter(task="briefs.tasks.brief_run_scheduled", enabled=True).count() == 1
+
+
+def test_no_path_from_verifier_to_delivery_skips_the_gate() -> None:
+    from briefs.agent.graph import build_graph
+
+    edges = {(e.source, e.target) for e in build_graph().get_graph().edges}
+    assert {s for s, t in edges if t == "deliver"} == {"gate"}
+    assert {t for s, t in edges if s == "verifier"} == {"gate", "regenerate"}
+    assert {t for s, t in edges if s == "regenerate"} == {"supervisor"}
+    assert {t for s, t in edges if s == "supervisor"} == {"data_agent", "news_agent", "writer", "finish"}
