@@ -359,3 +359,21 @@ RESEARCH_RRF_WEIGHTS = {
 }
 RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=100)
 RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
+
+# --- briefs (morning brief pipeline) ----------------------------------------------------------
+# Feed URL templates per ticker: {symbol} (RELIANCE.NS), {base} (RELIANCE), {query} (URL-quoted search).
+BRIEF_NEWS_FEEDS = env.list(
+    "BRIEF_NEWS_FEEDS",
+    default=[
+        "https://feeds.finance.yahoo.com/rss/2.0/headline?s={symbol}&region=US&lang=en-US",
+        "https://news.google.com/rss/search?q={query}&hl=en-IN&gl=IN&ceid=IN:en",
+    ],
+)
+BRIEF_NEWS_TIMEOUT_SECONDS = env.float("BRIEF_NEWS_TIMEOUT_SECONDS", default=4.0)
+BRIEF_MAX_ITERATIONS = env.int("BRIEF_MAX_ITERATIONS", default=15)  # supervisor hard cap per run
+BRIEF_BUDGET_TOKENS = env.int("BRIEF_BUDGET_TOKENS", default=200_000)  # per run → BUDGET_ABORT beyond
+BRIEF_BUDGET_USD = env.float("BRIEF_BUDGET_USD", default=2.0)
+# Email briefs only when SMTP is configured; otherwise they are archived and the run says so.
+BRIEF_EMAIL_ENABLED = env.bool("BRIEF_EMAIL_ENABLED", default=bool(EMAIL_HOST))
+REVIEW_GRAPHS["morning_brief"] = "briefs.agent.graph.build_graph"
+DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_briefs"]

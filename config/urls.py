@@ -13,6 +13,7 @@ api_v1 = [
     path("reviews/", include("reviews.api_urls")),
     path("", include("portfolios.api_urls")),  # --- portfolios ---
     path("research/", include("research.api_urls")),  # --- research ---
+    path("", include("briefs.api_urls")),  # --- briefs ---
 ]
 
 urlpatterns = [
