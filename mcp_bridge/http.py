@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from typing import Any
 
 import redis
@@ -80,18 +81,28 @@ def _check_token(raw_header: str | None) -> tuple[int, str, Any, list[tuple[byte
     if not token.has_scope("mcp"):
         return 403, "This API token lacks the 'mcp' scope.", None, []
     limit = settings.MCP_RATE_LIMIT_PER_MINUTE
-    window = int(time.time() // 60)
-    key = f"alphadesk:mcp:rate:{token.pk}:{window}"
+    # Sliding window over the last 60 s (a sorted set of request times per token): unlike a
+    # fixed per-minute counter it cannot let 2× the limit through across a minute boundary.
+    now = time.time()
+    key = f"alphadesk:mcp:rate:{token.pk}"
     try:
         pipe = _redis().pipeline()
-        pipe.incr(key)
-        pipe.expire(key, 120)
-        count = int(pipe.execute()[0])
+        pipe.zremrangebyscore(key, 0, now - 60)
+        pipe.zadd(key, {f"{now:.6f}:{uuid.uuid4().hex[:8]}": now})
+        pipe.zcard(key)
+        pipe.zrange(key, 0, 0, withscores=True)
+        pipe.expire(key, 61)
+        _, _, count, oldest, _ = pipe.execute()
     except redis.RedisError:
         return 503, "Rate limiter unavailable (Redis is down); try again shortly.", None, []
-    if count > limit:
-        retry_after = str(60 - int(time.time()) % 60).encode()
-        return 429, f"Rate limit of {limit} requests per minute exceeded.", None, [(b"retry-after", retry_after)]
+    if int(count) > limit:
+        retry_after = min(60, max(1, int(60 - (now - oldest[0][1])) + 1)) if oldest else 60
+        return (
+            429,
+            f"Rate limit of {limit} requests per minute exceeded.",
+            None,
+            [(b"retry-after", str(retry_after).encode())],
+        )
     return 0, "", token.user, []
 
 

@@ -13,10 +13,22 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver import MCPServer
-from mcp_types import CallToolResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    TextContent,
+    TextResourceContents,
+)
+from mcp_types import Resource as MCPResource
+from mcp_types import ResourceTemplate as MCPResourceTemplate
 from mcp_types import Tool as MCPTool
 
 from core.tools import mcp_whitelist
+from mcp_bridge.resources import URI_TEMPLATE, ResourceMissing, brief_resource_read, brief_resources
 from mcp_bridge.services import mcp_tool_call
 
 USER_SCOPE_KEY = "alphadesk.user"
@@ -54,8 +66,8 @@ class RegistryMCPServer(MCPServer):
         if context is not None:
             try:
                 request = context.request_context.request
-            except ValueError:  # no request context: an in-process call
-                request = None
+            except (ValueError, AttributeError):  # no request context: an in-process call
+                request = getattr(context, "request", None)
         if request is not None and hasattr(request, "scope"):
             return request.scope.get(USER_SCOPE_KEY), "http"
         return self.stdio_user, "stdio"
@@ -79,6 +91,42 @@ class RegistryMCPServer(MCPServer):
             content=[TextContent(type="text", text=json.dumps(payload, default=str))],
             structured_content=payload,
         )
+
+    # Resources need the acting user, so the handlers (which receive the request context) are
+    # overridden rather than the context-free list_resources().
+    async def _handle_list_resources(self, ctx: Any, params: Any) -> ListResourcesResult:
+        user, _ = self._acting_user(ctx)
+        found = await sync_to_async(brief_resources, thread_sensitive=True)(user=user) if user else []
+        return ListResourcesResult(
+            resources=[
+                MCPResource(uri=r.uri, name=r.name, description=r.description, mime_type="application/json")
+                for r in found
+            ]
+        )
+
+    async def _handle_list_resource_templates(self, ctx: Any, params: Any) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(
+            resource_templates=[
+                MCPResourceTemplate(
+                    uri_template=URI_TEMPLATE,
+                    name="Latest approved brief of a watchlist",
+                    description="The newest reviewer-approved morning brief of a watchlist you may see, with "
+                    "its verified claims, as JSON.",
+                    mime_type="application/json",
+                )
+            ]
+        )
+
+    async def _handle_read_resource(self, ctx: Any, params: Any) -> ReadResourceResult:
+        user, _ = self._acting_user(ctx)
+        uri = str(params.uri)
+        if user is None:
+            raise MCPError(code=INVALID_PARAMS, message="Not authenticated.")
+        try:
+            text = await sync_to_async(brief_resource_read, thread_sensitive=True)(user=user, uri=uri)
+        except ResourceMissing as exc:
+            raise MCPError(code=INVALID_PARAMS, message=str(exc), data={"uri": uri}) from exc
+        return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type="application/json")])
 
 
 def build_server(*, stdio_user: Any = None) -> RegistryMCPServer:

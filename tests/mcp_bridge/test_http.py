@@ -165,3 +165,65 @@ def test_market_tools_over_http_valid_and_unknown_ticker(mcp_url: str, mcp_token
     assert ok.structured_content["symbol"] == "RELIANCE.NS" and ok.structured_content["source"] == "snapshot"
     assert unknown.is_error and "[unknown_ticker]" in unknown.content[0].text
     assert garbage.is_error and "Traceback" not in garbage.content[0].text
+
+
+def test_the_tool_whitelist_is_closed() -> None:
+    assert set(mcp_whitelist()) == {
+        "search_financial_documents",
+        "calculate_financial_metric",
+        "get_stock_quote",
+        "get_price_history",
+        "get_fundamentals",
+        "compute_metrics",
+        "analyze_portfolio",
+        "fetch_rss_news",
+    }
+
+
+def _approved_brief(owner: Any, name: str, text: str) -> Any:
+    from django.utils import timezone
+
+    from briefs.models import Brief, BriefRun
+    from portfolios.services import watchlist_create
+
+    watchlist = watchlist_create(user=owner, name=name, tickers=["INFY.NS"])
+    run = BriefRun.objects.create(watchlist=watchlist, trigger="api", status="archived", tickers=["INFY.NS"])
+    Brief.objects.create(
+        run=run,
+        watchlist=watchlist,
+        status="approved",
+        title=f"{name} brief",
+        draft={},
+        body_text=text,
+        body_html=f"<p>{text}</p>",
+        decided_by="reviewer@example.test",
+        decided_at=timezone.now(),
+        claims=[{"id": "c1", "ticker": "INFY.NS", "metric": "last_close", "value": 1500.5}],
+    )
+    return watchlist
+
+
+def test_brief_resources_are_scoped_to_the_user(mcp_url: str, mcp_token: str, analyst: Any, make_user: Any) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    mine = _approved_brief(analyst, "Mine", "Infosys closed at {{c1}}.")
+    theirs = _approved_brief(make_user("analyst"), "Theirs", "secret desk view")
+
+    async def body(client: Client) -> Any:
+        listed = await client.list_resources()
+        templates = await client.list_resource_templates()
+        read = await client.read_resource(f"alphadesk://briefs/watchlist/{mine.pk}/latest")
+        try:
+            await client.read_resource(f"alphadesk://briefs/watchlist/{theirs.pk}/latest")
+            leaked = "read"
+        except MCPError as exc:
+            leaked = str(exc)
+        return listed, templates, read, leaked
+
+    listed, templates, read, leaked = _with_client(mcp_url, mcp_token, body)
+    assert [str(r.uri) for r in listed.resources] == [f"alphadesk://briefs/watchlist/{mine.pk}/latest"]
+    assert templates.resource_templates[0].uri_template == "alphadesk://briefs/watchlist/{watchlist_id}/latest"
+    content = json.loads(read.contents[0].text)
+    assert content["title"] == "Mine brief" and content["claims"][0]["value"] == 1500.5
+    assert "No approved brief" in leaked and "secret" not in leaked
+    assert AuditEvent.objects.filter(action="mcp.resource_read", actor=analyst).count() == 1
