@@ -14,7 +14,7 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import django
+import django  # noqa: E402
 
 django.setup()
 
@@ -37,9 +37,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 def main(selected: list[str]) -> int:
     names = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)]) if not m.name.startswith("_")]
     names = [n for n in names if not selected or n in selected]
-    report = [
-        f"# AlphaDesk benchmarks\n\nMachine: {machine()}  \nRun: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"
-    ]
+    report = [f"# AlphaDesk benchmarks\n\nMachine: {machine()}  \nRun: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"]
     for name in sorted(names):
         module = importlib.import_module(f"bench.{name}")
         if not hasattr(module, "run"):
