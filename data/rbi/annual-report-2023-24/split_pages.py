@@ -1,10 +1,12 @@
 """Split the RBI Annual Report 2023-24 text (one block per PDF page) into form-feed pages, each
 starting with its printed page number; the running header fused to that number is dropped."""
+
 import re
 import sys
+from pathlib import Path
 
 src, dst = sys.argv[1], sys.argv[2]
-blocks = open(src).read().split("\n\n")
+blocks = Path(src).read_text().split("\n\n")
 pages, missing = [], []
 
 
@@ -36,5 +38,5 @@ for i, block in enumerate(blocks):
         label = m.group(1)
         body = s[len(label) :]
     pages.append(label + "\n" + body.strip("\n"))
-open(dst, "w").write("\f".join(pages) + "\n")
+Path(dst).write_text("\f".join(pages) + "\n")
 print(len(pages), "pages; header not found on blocks", missing)
