@@ -245,6 +245,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two models have a `kind` choice field; name their enums instead of letting a hash decide.
+    "ENUM_NAME_OVERRIDES": {
+        "DocumentKindEnum": "research.models.Document.Kind",
+        "ReviewTaskKindEnum": "reviews.models.ReviewTask.Kind",
+    },
 }
 
 # --- Celery -----------------------------------------------------------------------------------
@@ -312,7 +317,7 @@ CELERY_BEAT_SCHEDULE = {
     "reviews-sweep-overdue": {"task": "reviews.tasks.review_tasks_sweep", "schedule": float(REVIEW_SWEEP_SECONDS)},
 }
 # manage.py commands `make demo` runs after migrating (demo data; each is idempotent).
-DEMO_SETUP_COMMANDS = ["load_market_snapshot", "load_research_corpus", "seed_reviews"]
+DEMO_SETUP_COMMANDS = ["load_market_snapshot", "load_research_corpus --background", "seed_reviews"]
 
 # --- portfolios (market data, watchlists, portfolio analytics) --------------------------------
 # The offline snapshot provider reads these shipped CSVs (data/market/SOURCES.md).

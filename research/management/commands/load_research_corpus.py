@@ -23,6 +23,12 @@ class Command(BaseCommand):
         parser.add_argument("--owner", default="admin@alphadesk.local", help="e-mail of the uploading user")
         parser.add_argument("--dir", default=str(settings.RESEARCH_DEMO_CORPUS_DIR))
         parser.add_argument("--limit", type=int, default=0, help="only the first N files (0 = all)")
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help="only upload; the Celery worker ingests (make demo: the portal starts at once and the "
+            "library page shows ingestion progress)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         root = Path(options["dir"])
@@ -35,6 +41,7 @@ class Command(BaseCommand):
         owner, _ = user_ensure(
             email=options["owner"], roles=["admin", "analyst", "reviewer"], password=None, staff=True
         )
+        queued = 0
         for entry in entries:
             path = root / entry["file"]
             result = document_upload(
@@ -53,6 +60,9 @@ class Command(BaseCommand):
             if document.status == Document.Status.DONE:
                 self.stdout.write(f"= {entry['title']}: already ingested")
                 continue
+            if options["background"]:
+                queued += 1
+                continue
             # Ingest here rather than wait for a worker: `make demo` runs this before the worker starts.
             # A worker picking up the queued task later finds the document done and does nothing.
             started = time.perf_counter()
@@ -62,4 +72,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"+ {entry['title']}: {document.page_count} pages, {document.chunk_count} passages "
                 f"in {time.perf_counter() - started:.1f} s"
+            )
+        if queued:
+            self.stdout.write(
+                f"{queued} demo documents queued; the worker ingests them (progress on the Research page)."
             )
