@@ -312,3 +312,20 @@ CELERY_BEAT_SCHEDULE = {
 }
 # manage.py commands `make demo` runs after migrating (demo data; each is idempotent).
 DEMO_SETUP_COMMANDS = ["seed_reviews"]
+# --- portfolios (market data, watchlists, portfolio analytics) --------------------------------
+# The offline snapshot provider reads these shipped CSVs (data/market/SOURCES.md).
+MARKET_DATA_DIR = Path(env.str("MARKET_DATA_DIR", default=str(BASE_DIR / "data" / "market")))
+# A bare ticker such as RELIANCE resolves to this exchange first: NS (NSE), BO (BSE) or US.
+MARKET_DEFAULT_EXCHANGE = env.str("MARKET_DEFAULT_EXCHANGE", default="NS")
+# How long cached bars count as fresh before the provider is asked for newer ones.
+MARKET_DATA_REFRESH_SECONDS = env.int("MARKET_DATA_REFRESH_SECONDS", default=15 * 60)
+# Annual risk-free rate for Sharpe/Sortino, de-annualised geometrically: (1 + rf)^(1/252) − 1.
+MARKET_RISK_FREE_RATE = env.float("MARKET_RISK_FREE_RATE", default=0.0)
+PORTFOLIO_MAX_HOLDINGS = env.int("PORTFOLIO_MAX_HOLDINGS", default=100)
+WATCHLIST_MAX_TICKERS = env.int("WATCHLIST_MAX_TICKERS", default=50)
+YFINANCE_BASE_URL = env.str("YFINANCE_BASE_URL", default="")  # tests: a local replay server
+YFINANCE_TIMEOUT_SECONDS = env.float("YFINANCE_TIMEOUT_SECONDS", default=5.0)
+YFINANCE_RETRIES = env.int("YFINANCE_RETRIES", default=3)
+YFINANCE_MAX_REQUESTS_PER_MINUTE = env.int("YFINANCE_MAX_REQUESTS_PER_MINUTE", default=60)
+YFINANCE_MAX_RATE_WAIT_SECONDS = env.float("YFINANCE_MAX_RATE_WAIT_SECONDS", default=5.0)
+DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "load_market_snapshot"]

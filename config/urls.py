@@ -11,6 +11,7 @@ handler500 = "core.views.error_500"
 api_v1 = [
     path("", include("core.api_urls")),
     path("reviews/", include("reviews.api_urls")),
+    path("", include("portfolios.api_urls")),  # --- portfolios ---
 ]
 
 urlpatterns = [

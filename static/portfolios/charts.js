@@ -1,0 +1,36 @@
+/* Draw uPlot charts from <script type="application/json"> data. Re-run after HTMX swaps. */
+(function () {
+  "use strict";
+  function readJson(id) { var el = document.getElementById(id); return el ? JSON.parse(el.textContent) : null; }
+  function width(el) { return Math.max(el.clientWidth || 600, 300); }
+  function pctFmt(u, v) { return v == null ? "" : v.toFixed(1) + " %"; }
+
+  function line(el, data, series, opts) {
+    el.innerHTML = "";
+    var plot = new uPlot(Object.assign({ width: width(el), height: parseInt(el.dataset.height || "300", 10), series: [{}].concat(series),
+      axes: [{}, { size: 70 }], legend: { live: true } }, opts || {}), data, el);
+    el.dataset.rendered = "true";
+    window.addEventListener("resize", function () { plot.setSize({ width: width(el), height: plot.height }); });
+    return plot;
+  }
+
+  function render(root) {
+    (root || document).querySelectorAll("[data-chart]").forEach(function (el) {
+      var d = readJson(el.dataset.source);
+      if (!d) return;
+      var kind = el.dataset.chart;
+      if (kind === "price") {
+        line(el, [d.t, d.close], [{ label: d.label, stroke: "#2563eb", width: 1.5 }]);
+      } else if (kind === "growth") {
+        var s = [{ label: "Portfolio", stroke: "#2563eb", width: 2 }], data = [d.t, d.growth];
+        if (d.benchmark_label) { s.push({ label: d.benchmark_label, stroke: "#9ca3af", width: 1.5, spanGaps: true }); data.push(d.benchmark); }
+        line(el, data, s);
+      } else if (kind === "drawdown") {
+        line(el, [d.t, d.drawdown], [{ label: "Drawdown", stroke: "#dc2626", fill: "rgba(220,38,38,0.15)", value: pctFmt }],
+             { axes: [{}, { size: 70, values: function (u, vs) { return vs.map(function (v) { return v + " %"; }); } }] });
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { render(document); });
+  document.addEventListener("htmx:afterSettle", function (e) { render(e.target); });
+})();
