@@ -329,3 +329,27 @@ YFINANCE_RETRIES = env.int("YFINANCE_RETRIES", default=3)
 YFINANCE_MAX_REQUESTS_PER_MINUTE = env.int("YFINANCE_MAX_REQUESTS_PER_MINUTE", default=60)
 YFINANCE_MAX_RATE_WAIT_SECONDS = env.float("YFINANCE_MAX_RATE_WAIT_SECONDS", default=5.0)
 DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "load_market_snapshot"]
+# --- research: document library and retrieval -------------------------------------------------
+RESEARCH_MAX_UPLOAD_BYTES = env.int("RESEARCH_MAX_UPLOAD_BYTES", default=25 * 1024 * 1024)
+RESEARCH_MAX_FILES_PER_UPLOAD = env.int("RESEARCH_MAX_FILES_PER_UPLOAD", default=20)
+# Let big uploads through Django's own limits; the service enforces the cap with a clear message.
+DATA_UPLOAD_MAX_MEMORY_SIZE = RESEARCH_MAX_UPLOAD_BYTES + 5 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+RESEARCH_EMBEDDER = env.str("RESEARCH_EMBEDDER", default="research.retrieval.embeddings.MiniLMEmbedder")
+RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
+RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=128)
+# all-MiniLM-L6-v2 reads 256 word pieces (254 + [CLS]/[SEP]); stay well inside the window.
+RESEARCH_CHUNK_TOKENS = env.int("RESEARCH_CHUNK_TOKENS", default=200)
+RESEARCH_CHUNK_OVERLAP = env.int("RESEARCH_CHUNK_OVERLAP", default=40)
+RESEARCH_BM25_K1 = env.float("RESEARCH_BM25_K1", default=1.5)
+RESEARCH_BM25_B = env.float("RESEARCH_BM25_B", default=0.75)
+RESEARCH_BM25_EPSILON = env.float("RESEARCH_BM25_EPSILON", default=0.25)
+RESEARCH_CANDIDATES = env.int("RESEARCH_CANDIDATES", default=50)  # per retriever, before fusion
+RESEARCH_RRF_K = env.int("RESEARCH_RRF_K", default=60)
+RESEARCH_RRF_WEIGHTS = {
+    "bm25": env.float("RESEARCH_RRF_WEIGHT_BM25", default=1.0),
+    "vector": env.float("RESEARCH_RRF_WEIGHT_VECTOR", default=1.0),
+}
+RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=100)
+RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
+DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "load_research_corpus"]

@@ -12,6 +12,7 @@ api_v1 = [
     path("", include("core.api_urls")),
     path("reviews/", include("reviews.api_urls")),
     path("", include("portfolios.api_urls")),  # --- portfolios ---
+    path("research/", include("research.api_urls")),  # --- research ---
 ]
 
 urlpatterns = [

@@ -1,5 +1,90 @@
-"""Research tools in the shared registry (see core/tools.py)."""
+"""Research tools for the shared registry (agents and MCP); the calculator lives in research/calculator.py."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from core.roles import can_access
+from core.tools import ToolFailure, tool
 from research.calculator import calculate_financial_metric
+from research.retrieval.search import SearchFilters
+from research.selectors import passage_search
 
-__all__ = ["calculate_financial_metric"]
+__all__ = ["calculate_financial_metric", "search_financial_documents"]
+
+
+class SearchDocumentsInput(BaseModel):
+    query: str = Field(min_length=1, max_length=1000, description="What to look for, in plain words")
+    top_k: int = Field(default=5, ge=1, le=50, description="How many passages to return")
+    filters: SearchFilters = Field(default_factory=SearchFilters)
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the query is blank")
+        return value.strip()
+
+
+class RetrieverHit(BaseModel):
+    rank: int = Field(description="1-based rank in this retriever's list")
+    score: float = Field(description="BM25 score, or cosine similarity for the vector retriever")
+
+
+class PassageOut(BaseModel):
+    chunk_id: int
+    document_id: int
+    document_title: str
+    issuer: str
+    doc_type: str
+    doc_date: str | None
+    page: str = Field(description="Printed page number (else the file's page number)")
+    page_number: int = Field(description="Page in the file")
+    section: str = Field(description="Numbered paragraph or section, when the document numbers them")
+    text: str
+    citation: str = Field(description='"Title, p. N" — cite exactly this')
+    score: float = Field(description="Reciprocal-rank-fusion score")
+    retrievers: dict[str, RetrieverHit]
+    url: str = Field(description="Opens the document viewer at this passage")
+
+
+class SearchDocumentsOutput(BaseModel):
+    query: str
+    passages: list[PassageOut]
+
+
+@tool("search_financial_documents", input_model=SearchDocumentsInput, output_model=SearchDocumentsOutput, mcp=True)
+def search_financial_documents(params: SearchDocumentsInput, *, user: Any) -> SearchDocumentsOutput:
+    """Search the team's financial document library (central-bank minutes, annual reports,
+    research notes) with hybrid BM25 + semantic retrieval. Returns the best passages with a
+    citation "Title, p. N", the section/paragraph, per-retriever ranks and a link to open the
+    passage. Quote figures only verbatim from a returned passage and cite it."""
+    if not can_access(user, "research"):
+        raise ToolFailure("forbidden", "Your role does not give access to the document library.")
+    passages = passage_search(user=user, query=params.query, top_k=params.top_k, filters=params.filters)
+    return SearchDocumentsOutput(
+        query=params.query,
+        passages=[
+            PassageOut(
+                chunk_id=p.chunk.pk,
+                document_id=p.chunk.document_id,
+                document_title=p.document.title,
+                issuer=p.document.issuer,
+                doc_type=p.document.doc_type,
+                doc_date=p.document.doc_date.isoformat() if p.document.doc_date else None,
+                page=p.chunk.page_label,
+                page_number=p.chunk.page_number,
+                section=p.chunk.section,
+                text=p.chunk.text,
+                citation=p.citation,
+                score=round(p.score, 6),
+                retrievers={
+                    name: RetrieverHit(rank=rank, score=round(p.scores[name], 6)) for name, rank in p.ranks.items()
+                },
+                url=p.url,
+            )
+            for p in passages
+        ],
+    )

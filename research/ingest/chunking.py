@@ -1,0 +1,112 @@
+"""Token-aware chunking with overlap that keeps sentences whole.
+
+A chunk never crosses a page (a citation names one page) and is at most
+``RESEARCH_CHUNK_TOKENS`` word pieces of the embedding model's own tokenizer, which must stay
+below the model's window (256 for all-MiniLM-L6-v2, minus [CLS]/[SEP]) so the whole chunk is
+embedded. Consecutive chunks of a page share up to ``RESEARCH_CHUNK_OVERLAP`` tokens of whole
+sentences. Only a sentence longer than a chunk is split, at word boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from research.ingest.parsers import Page
+
+# A sentence ends at . ! ? followed by space and an upper-case letter, digit, bracket or quote;
+# "Rs. 5" or "Dr. Patra" style abbreviations are guarded by the list below.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[“\"‘'•])")
+_ABBREVIATIONS = re.compile(
+    r"\b(?:[A-Z]|Dr|Mr|Mrs|Ms|Prof|Shri|Smt|St|No|Rs|vs|viz|i\.e|e\.g|etc|Fig|Sec|Vol|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$"
+)
+
+
+@dataclass
+class ChunkDraft:
+    page_number: int
+    page_label: str
+    section: str
+    text: str
+    token_count: int
+
+
+def split_sentences(text: str) -> list[str]:
+    pieces = _SENTENCE_END.split(text)
+    sentences: list[str] = []
+    for piece in pieces:
+        if sentences and _ABBREVIATIONS.search(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        else:
+            sentences.append(piece)
+    return [s.strip() for s in sentences if s.strip()]
+
+
+def _section_label(sections: list[str]) -> str:
+    distinct = [s for i, s in enumerate(sections) if s and s not in sections[:i]]
+    if not distinct:
+        return ""
+    if len(distinct) == 1:
+        return distinct[0]
+    return f"{distinct[0]} – {distinct[-1]}"[:120]
+
+
+def _draft(page: Page, window: list[tuple[str, str, int]]) -> ChunkDraft:
+    return ChunkDraft(
+        page_number=page.number,
+        page_label=page.label,
+        section=_section_label([s for _, s, _ in window]),
+        text=" ".join(t for t, _, _ in window),
+        token_count=sum(n for _, _, n in window),
+    )
+
+
+def chunk_pages(
+    pages: Sequence[Page],
+    *,
+    count_tokens: Callable[[Sequence[str]], list[int]],
+    max_tokens: int,
+    overlap: int,
+) -> list[ChunkDraft]:
+    drafts: list[ChunkDraft] = []
+    for page in pages:
+        units: list[tuple[str, str]] = []  # (sentence, section)
+        for paragraph in page.paragraphs:
+            units.extend((sentence, paragraph.section) for sentence in split_sentences(paragraph.text))
+        if not units:
+            continue
+        counts = count_tokens([text for text, _ in units])
+        # Split the rare over-long sentence at word boundaries into pieces that fit.
+        fitted: list[tuple[str, str, int]] = []
+        for (text, section), n in zip(units, counts, strict=True):
+            if n <= max_tokens:
+                fitted.append((text, section, n))
+                continue
+            words = text.split()
+            per_piece = max(1, int(len(words) * max_tokens / n * 0.9))
+            pieces = [" ".join(words[i : i + per_piece]) for i in range(0, len(words), per_piece)]
+            for piece, m in zip(pieces, count_tokens(pieces), strict=True):
+                fitted.append((piece, section, m))
+        window: list[tuple[str, str, int]] = []
+        size = 0
+        fresh = 0  # sentences in the window that no earlier chunk contains
+
+        for unit in fitted:
+            # BERT word pieces never span whitespace, so a joined chunk counts the sum of its parts.
+            if window and size + unit[2] > max_tokens:
+                drafts.append(_draft(page, window))
+                carried: list[tuple[str, str, int]] = []
+                carried_size = 0
+                for previous in reversed(window):
+                    if carried_size + previous[2] > overlap or carried_size + previous[2] + unit[2] > max_tokens:
+                        break
+                    carried.insert(0, previous)
+                    carried_size += previous[2]
+                window, size, fresh = carried, carried_size, 0
+            window.append(unit)
+            size += unit[2]
+            fresh += 1
+        if window and fresh:
+            drafts.append(_draft(page, window))
+    return drafts

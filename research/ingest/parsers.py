@@ -1,0 +1,261 @@
+"""From uploaded bytes to pages of clean paragraphs with provenance.
+
+Every format becomes ``list[Page]``; a page has its 1-based number in the file, its printed
+page number when one is found (a bare number on the first or last line), and paragraphs tagged
+with the section they belong to (a numbered paragraph such as "10." or "II.6.3", or a heading).
+Lines repeated on most pages (running headers/footers) are removed before chunking.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+from research.models import Document
+
+
+class ParseError(Exception):
+    """The file cannot be read; the message is shown to the person who uploaded it."""
+
+
+@dataclass
+class Paragraph:
+    text: str
+    section: str = ""
+
+
+@dataclass
+class Page:
+    number: int
+    label: str = ""
+    lines: list[str] = field(default_factory=list)
+    paragraphs: list[Paragraph] = field(default_factory=list)
+
+
+# --- sniffing ---------------------------------------------------------------------------------
+EXTENSIONS = {
+    ".pdf": Document.Kind.PDF,
+    ".html": Document.Kind.HTML,
+    ".htm": Document.Kind.HTML,
+    ".md": Document.Kind.MARKDOWN,
+    ".markdown": Document.Kind.MARKDOWN,
+    ".txt": Document.Kind.TEXT,
+    ".text": Document.Kind.TEXT,
+}
+
+
+def sniff(filename: str, data: bytes) -> Document.Kind:
+    """The document kind, checked against the content; raises :class:`ParseError` with a reason."""
+    name = filename.lower()
+    ext = name[name.rfind(".") :] if "." in name else ""
+    kind = EXTENSIONS.get(ext)
+    if kind is None:
+        raise ParseError(f"{filename}: unsupported file type; upload PDF, HTML, Markdown or plain text.")
+    if not data.strip():
+        raise ParseError(f"{filename}: the file is empty.")
+    if kind == Document.Kind.PDF:
+        if not data.lstrip()[:5] == b"%PDF-":
+            raise ParseError(f"{filename}: this is not a PDF (the content does not start with %PDF-).")
+        return kind
+    if data.lstrip()[:5] == b"%PDF-" or b"\x00" in data[:4096]:
+        raise ParseError(f"{filename}: binary content in a {ext} file; upload it with its real extension.")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"{filename}: the text is not UTF-8 (byte {exc.start}).") from exc
+    if kind == Document.Kind.HTML and not re.search(
+        rb"<\s*(html|body|p|div|h[1-6]|head|!doctype)\b", data[:65536], re.I
+    ):
+        raise ParseError(f"{filename}: this does not look like HTML (no HTML tags found).")
+    return kind
+
+
+# --- line cleaning ----------------------------------------------------------------------------
+# The RBI letterhead's Hindi extracts as garbled glyphs (see data/rbi/SOURCES.md): drop such lines.
+_GARBLED = re.compile(r"[\u0900-\u097f\ufffd\ue000-\uf8ff]")
+# A bare page number, "Page 12", "- 12 -", or a lower-case roman numeral of front matter.
+_PAGE_NUMBER = re.compile(r"^\s*(?:[Pp]age\s+)?[-–]?\s*(\d{1,4}|[ivxl]{1,7})\s*[-–]?\s*$")
+_SECTION = re.compile(r"^\s*(?:([IVX]{1,6}(?:\.\d{1,3}){1,3})\.?|(\d{1,3})\.)\s+(?=\S)")
+_SPACES = re.compile(r"[ \t\u00a0]+")
+# Text extraction sometimes fuses a numbered paragraph onto the previous sentence
+# ("…₹0.5 lakh crore.II.6.8 Gross market borrowings…"): split it back onto its own line.
+_FUSED_SECTION = re.compile(r"(?<=\.)(?=[IVX]{1,6}(?:\.\d{1,3}){1,3}\s)")
+
+
+def _clean_line(line: str) -> str:
+    return _SPACES.sub(" ", line).strip()
+
+
+def _shape(line: str) -> str:
+    return re.sub(r"\d+", "#", line.lower())
+
+
+def strip_repeated_lines(pages: list[Page]) -> None:
+    """Take the printed page number from each page's edge lines, then drop the edge lines that
+    repeat (digits ignored) on at least half of the pages: running headers and footers."""
+    for page in pages:
+        lines = [line for line in page.lines if line]
+        for index in (0, -1):
+            if lines and not page.label:
+                match = _PAGE_NUMBER.match(lines[index])
+                if match:
+                    page.label = match.group(1)
+                    lines.pop(index)
+        page.lines = lines
+    if len(pages) >= 3:
+        edges: Counter[str] = Counter()
+        for page in pages:
+            edges.update({_shape(line) for line in page.lines[:2] + page.lines[-2:]})
+        repeated = {shape for shape, count in edges.items() if count >= max(3, len(pages) // 2)}
+        for page in pages:
+            n = len(page.lines)
+            page.lines = [
+                line for i, line in enumerate(page.lines) if not ((i < 2 or i >= n - 2) and _shape(line) in repeated)
+            ]
+    for page in pages:
+        page.label = page.label or str(page.number)
+
+
+def paragraphs_from_lines(lines: list[str], section: str = "") -> tuple[list[Paragraph], str]:
+    """Group lines into paragraphs (blank line or a numbered paragraph starts a new one).
+    Returns the paragraphs and the section in force at the end, which carries onto the next page."""
+    paragraphs: list[Paragraph] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            text = " ".join(current)
+            text = re.sub(r"(\w)- (\w)", r"\1-\2", text)  # "medium -\nterm" style breaks
+            paragraphs.append(Paragraph(text=text.strip(), section=section))
+            current.clear()
+
+    split_lines: list[str] = []
+    for line in lines:
+        split_lines.extend(_FUSED_SECTION.sub("\n", line).split("\n") if line else [line])
+    for line in split_lines:
+        if not line:
+            flush()
+            continue
+        match = _SECTION.match(line)
+        if match:
+            flush()
+            section = match.group(1) or f"para {match.group(2)}"
+        elif line.startswith("#"):  # a Markdown heading (HTML headings arrive as "# ...")
+            flush()
+            section = line.lstrip("#").strip()[:120]
+            continue
+        current.append(line)
+    flush()
+    return paragraphs, section
+
+
+def _finish(pages: list[Page], *, strip: bool = True) -> list[Page]:
+    if strip:
+        strip_repeated_lines(pages)
+    else:
+        for page in pages:
+            page.label = page.label or str(page.number)
+    section = ""
+    for page in pages:
+        page.paragraphs, section = paragraphs_from_lines(page.lines, section)
+    pages = [page for page in pages if page.paragraphs]
+    if not pages:
+        raise ParseError("no text could be extracted (a scanned PDF needs OCR first).")
+    return pages
+
+
+# --- formats ----------------------------------------------------------------------------------
+def parse_pdf(data: bytes) -> list[Page]:
+    import pypdf
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            raise ParseError("the PDF is encrypted; upload a version without a password.")
+        raw_pages = [page.extract_text() or "" for page in reader.pages]
+    except ParseError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
+        raise ParseError(f"the PDF is damaged and cannot be read ({type(exc).__name__}).") from exc
+    pages = []
+    for number, raw in enumerate(raw_pages, start=1):
+        lines = ["" if _GARBLED.search(line) else _clean_line(line) for line in raw.replace("\r", "\n").split("\n")]
+        pages.append(Page(number=number, lines=lines))
+    return _finish(pages)
+
+
+def parse_text(data: bytes, *, markdown: bool = False) -> list[Page]:
+    text = data.decode("utf-8").replace("\r\n", "\n")
+    # Form feeds separate pages (as in ``pdftotext`` output and the shipped annual report).
+    pages = [
+        Page(number=number, lines=[_clean_line(line) for line in chunk.split("\n")])
+        for number, chunk in enumerate(text.split("\f"), start=1)
+    ]
+    if not markdown:
+        for page in pages:  # a plain-text "# " line is not a heading
+            page.lines = [line[1:].strip() if line.startswith("#") else line for line in page.lines]
+    return _finish(pages, strip=len(pages) > 1)
+
+
+class _HtmlText(HTMLParser):
+    """Visible text only: script/style/template content is dropped, headings become sections."""
+
+    SKIP = {"script", "style", "template", "noscript", "iframe", "object", "svg", "head"}
+    BLOCK = {"p", "div", "li", "tr", "br", "section", "article", "blockquote", "pre", "table", "ul", "ol"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.buffer: list[str] = []
+        self.skip_depth = 0
+        self.heading = False
+
+    def _flush(self, blank: bool = True) -> None:
+        text = _clean_line("".join(self.buffer))
+        self.buffer.clear()
+        if text:
+            self.lines.append(("# " + text) if self.heading else text)
+        if blank:
+            self.lines.append("")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.SKIP:
+            self.skip_depth += 1
+        elif re.fullmatch(r"h[1-6]", tag):
+            self._flush()
+            self.heading = True
+        elif tag in self.BLOCK:
+            self._flush()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.SKIP:
+            self.skip_depth = max(0, self.skip_depth - 1)
+        elif re.fullmatch(r"h[1-6]", tag):
+            self._flush()
+            self.heading = False
+        elif tag in self.BLOCK:
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip_depth:
+            self.buffer.append(data)
+
+
+def parse_html(data: bytes) -> list[Page]:
+    parser = _HtmlText()
+    parser.feed(data.decode("utf-8"))
+    parser.close()
+    parser._flush()
+    return _finish([Page(number=1, lines=parser.lines)], strip=False)
+
+
+def parse(kind: str, data: bytes) -> list[Page]:
+    if kind == Document.Kind.PDF:
+        return parse_pdf(data)
+    if kind == Document.Kind.HTML:
+        return parse_html(data)
+    return parse_text(data, markdown=kind == Document.Kind.MARKDOWN)

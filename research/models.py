@@ -1,0 +1,133 @@
+"""Document library: documents (with owner and visibility), their chunks with page provenance and
+an embedding, and a corpus version that tells every process when its BM25 index is stale."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q
+from pgvector.django import HnswIndex, VectorField
+
+EMBEDDING_DIM = 384
+
+
+class DocumentQuerySet(models.QuerySet["Document"]):
+    def visible_to(self, user: Any) -> DocumentQuerySet:
+        """Team-wide documents plus the user's own private ones (nothing for anonymous users)."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(Q(visibility=Document.Visibility.TEAM) | Q(owner=user))
+
+
+class Document(models.Model):
+    class Visibility(models.TextChoices):
+        TEAM = "team", "Team-wide"
+        PRIVATE = "private", "Private"
+
+    class Kind(models.TextChoices):
+        PDF = "pdf", "PDF"
+        HTML = "html", "HTML"
+        MARKDOWN = "markdown", "Markdown"
+        TEXT = "text", "Plain text"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        PROCESSING = "processing", "Processing"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="documents")
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.TEAM)
+    title = models.CharField(max_length=300)
+    issuer = models.CharField(max_length=200, blank=True)
+    doc_date = models.DateField(null=True, blank=True)
+    doc_type = models.CharField(max_length=60, blank=True, help_text="e.g. mpc_minutes, annual_report")
+    tags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
+    source_url = models.URLField(max_length=500, blank=True)
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    filename = models.CharField(max_length=255)
+    file = models.FileField(upload_to="documents/%Y/%m/")
+    size_bytes = models.PositiveBigIntegerField()
+    content_hash = models.CharField(max_length=64, help_text="sha256 of the uploaded bytes")
+
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="0..100")
+    status_message = models.CharField(max_length=200, blank=True)
+    error = models.TextField(blank=True)
+    page_count = models.PositiveIntegerField(default=0)
+    chunk_count = models.PositiveIntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    ingested_at = models.DateTimeField(null=True, blank=True)
+
+    objects = DocumentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Idempotent upload: the same bytes from the same owner are one document.
+            models.UniqueConstraint(fields=["owner", "content_hash"], name="research_document_owner_hash_uniq"),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="research_document_progress_lte_100"),
+        ]
+        indexes = [models.Index(fields=["doc_type", "doc_date"]), models.Index(fields=["issuer"])]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class Chunk(models.Model):
+    """A passage small enough for the embedding model to read whole, with its provenance."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    ordinal = models.PositiveIntegerField()
+    page_number = models.PositiveIntegerField(help_text="1-based page in the file (PDF page or text page)")
+    page_label = models.CharField(max_length=20, help_text="printed page number when found, else the page number")
+    section = models.CharField(max_length=120, blank=True, help_text="numbered paragraph/section or heading")
+    text = models.TextField()
+    token_count = models.PositiveIntegerField()
+    embedding = VectorField(dimensions=EMBEDDING_DIM)
+
+    class Meta:
+        ordering = ["document_id", "ordinal"]
+        constraints = [models.UniqueConstraint(fields=["document", "ordinal"], name="research_chunk_doc_ordinal_uniq")]
+        indexes = [
+            HnswIndex(
+                name="research_chunk_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            models.Index(fields=["document", "page_number"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}#{self.ordinal} p.{self.page_label}"
+
+    @property
+    def citation(self) -> str:
+        return f"{self.document.title}, p. {self.page_label}"
+
+
+class CorpusState(models.Model):
+    """One row. ``version`` takes a fresh value from a sequence in the same transaction as any
+    change to the set of searchable chunks, so every web and worker process can tell that its
+    cached BM25 index is stale (a sequence never hands out a value twice, even on rollback)."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="research_corpusstate_singleton")]
+
+    def __str__(self) -> str:
+        return f"corpus version {self.version}"

@@ -1,0 +1,120 @@
+"""Hybrid retrieval: BM25 top-k and vector top-k over the chunks a user may see, with metadata
+filters applied *before* ranking, fused with Reciprocal Rank Fusion."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from django.conf import settings
+from django.db import connection, transaction
+from pydantic import BaseModel, ConfigDict, Field
+
+from research.retrieval.bm25 import process_index
+from research.retrieval.embeddings import get_embedder
+from research.retrieval.fusion import rrf
+
+Mode = Literal["hybrid", "bm25", "vector"]
+
+
+class SearchFilters(BaseModel):
+    """Metadata filters; every given filter must match (lists match any of their values)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    doc_types: list[str] = Field(default_factory=list, description="e.g. ['mpc_minutes']")
+    issuers: list[str] = Field(default_factory=list, description="e.g. ['Reserve Bank of India']")
+    tags: list[str] = Field(default_factory=list, description="documents carrying any of these tags")
+    document_ids: list[int] = Field(default_factory=list)
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+
+
+@dataclass
+class RankedChunk:
+    chunk_id: int
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+def allowed_document_ids(*, user: Any, filters: SearchFilters | None) -> list[int]:
+    """Ready documents the user may see that match the filters."""
+    from research.models import Document
+
+    qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE)
+    if filters is not None:
+        if filters.doc_types:
+            qs = qs.filter(doc_type__in=filters.doc_types)
+        if filters.issuers:
+            qs = qs.filter(issuer__in=filters.issuers)
+        if filters.tags:
+            qs = qs.filter(tags__overlap=filters.tags)
+        if filters.document_ids:
+            qs = qs.filter(id__in=filters.document_ids)
+        if filters.date_from:
+            qs = qs.filter(doc_date__gte=filters.date_from)
+        if filters.date_to:
+            qs = qs.filter(doc_date__lte=filters.date_to)
+    return list(qs.values_list("id", flat=True))
+
+
+def _vector_literal(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
+
+
+def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | None) -> list[tuple[int, float]]:
+    """``(chunk id, cosine similarity)`` of the nearest ``k`` chunks via the HNSW index.
+
+    pgvector 0.8's iterative scan keeps walking the graph when the document filter removes
+    candidates, so a filtered query still returns ``k`` rows; relaxed order is re-sorted here.
+    """
+    literal = _vector_literal(query_vector)
+    ef_search = max(settings.RESEARCH_HNSW_EF_SEARCH, k)
+    where = "" if allowed_doc_ids is None else "WHERE document_id = ANY(%s)"
+    params: list[Any] = [literal] + ([allowed_doc_ids] if allowed_doc_ids is not None else []) + [literal, k]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        # ``where`` is one of two constant strings; every value is a query parameter.
+        cursor.execute(
+            f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "  # noqa: S608
+            "ORDER BY embedding <=> %s::vector LIMIT %s",
+            params,
+        )
+        rows = cursor.fetchall()
+    rows.sort(key=lambda row: (row[1], row[0]))
+    return [(int(chunk_id), 1.0 - float(distance)) for chunk_id, distance in rows]
+
+
+def hybrid_search(
+    *, user: Any, query: str, top_k: int, filters: SearchFilters | None = None, mode: Mode = "hybrid"
+) -> list[RankedChunk]:
+    """Best ``top_k`` chunks for ``query`` among what ``user`` may see, best first."""
+    allowed = allowed_document_ids(user=user, filters=filters)
+    if not allowed or not query.strip():
+        return []
+    depth = max(settings.RESEARCH_CANDIDATES, top_k)
+    lists: dict[str, list[tuple[int, float]]] = {}
+    if mode in ("hybrid", "bm25"):
+        lists["bm25"] = process_index.get().top(query, depth, allowed)
+    if mode in ("hybrid", "vector"):
+        vector = get_embedder().embed([query])[0]
+        lists["vector"] = vector_top(vector, depth, allowed)
+    raw = {name: dict(hits) for name, hits in lists.items()}
+    fused = rrf(
+        {name: [cid for cid, _ in hits] for name, hits in lists.items()},
+        k=settings.RESEARCH_RRF_K,
+        weights=settings.RESEARCH_RRF_WEIGHTS,
+    )
+    return [
+        RankedChunk(
+            chunk_id=cid,
+            score=score,
+            ranks=ranks,
+            scores={name: raw[name][cid] for name in ranks},
+        )
+        for cid, score, ranks in fused[:top_k]
+    ]

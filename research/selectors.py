@@ -1,0 +1,106 @@
+"""Reads for the document library and search. Every read is scoped to what the user may see."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from research.models import Chunk, Document
+from research.retrieval.search import Mode, SearchFilters, hybrid_search
+from research.retrieval.text import tokenize
+
+
+def document_list(*, user: Any, filters: SearchFilters | None = None, status: str = "") -> QuerySet[Document]:
+    qs = Document.objects.visible_to(user).select_related("owner")
+    if status:
+        qs = qs.filter(status=status)
+    if filters is not None:
+        if filters.doc_types:
+            qs = qs.filter(doc_type__in=filters.doc_types)
+        if filters.issuers:
+            qs = qs.filter(issuer__in=filters.issuers)
+        if filters.tags:
+            qs = qs.filter(tags__overlap=filters.tags)
+        if filters.date_from:
+            qs = qs.filter(doc_date__gte=filters.date_from)
+        if filters.date_to:
+            qs = qs.filter(doc_date__lte=filters.date_to)
+    return qs
+
+
+def document_get(*, user: Any, document_id: int) -> Document:
+    """The document if the user may see it; 404 otherwise (never reveal that it exists)."""
+    try:
+        return Document.objects.visible_to(user).select_related("owner").get(pk=document_id)
+    except Document.DoesNotExist as exc:
+        raise Http404("No such document.") from exc
+
+
+def document_pages(*, user: Any, document_id: int) -> list[tuple[int, str, list[Chunk]]]:
+    """``(page number, printed page, chunks)`` for the document viewer."""
+    document = document_get(user=user, document_id=document_id)
+    pages: dict[int, tuple[str, list[Chunk]]] = {}
+    for chunk in document.chunks.defer("embedding").order_by("ordinal"):
+        pages.setdefault(chunk.page_number, (chunk.page_label, []))[1].append(chunk)
+    return [(number, label, chunks) for number, (label, chunks) in sorted(pages.items())]
+
+
+def document_facets(*, user: Any) -> dict[str, list[str]]:
+    qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE)
+    tags = sorted({t for row in qs.values_list("tags", flat=True) for t in row})
+    return {
+        "doc_types": sorted(t for t in qs.values_list("doc_type", flat=True).distinct() if t),
+        "issuers": sorted(i for i in qs.values_list("issuer", flat=True).distinct() if i),
+        "tags": tags,
+    }
+
+
+@dataclass
+class Passage:
+    chunk: Chunk
+    score: float
+    ranks: dict[str, int]
+    scores: dict[str, float]
+
+    @property
+    def document(self) -> Document:
+        return self.chunk.document
+
+    @property
+    def citation(self) -> str:
+        return self.chunk.citation
+
+    @property
+    def url(self) -> str:
+        base = reverse("research:document", args=[self.chunk.document_id])
+        return f"{base}?page={self.chunk.page_number}&chunk={self.chunk.pk}#chunk-{self.chunk.pk}"
+
+
+def passage_search(
+    *, user: Any, query: str, top_k: int = 10, filters: SearchFilters | None = None, mode: Mode = "hybrid"
+) -> list[Passage]:
+    ranked = hybrid_search(user=user, query=query, top_k=top_k, filters=filters, mode=mode)
+    chunks = Chunk.objects.defer("embedding").select_related("document").in_bulk([r.chunk_id for r in ranked])
+    return [
+        Passage(chunk=chunks[r.chunk_id], score=r.score, ranks=r.ranks, scores=r.scores)
+        for r in ranked
+        if r.chunk_id in chunks
+    ]
+
+
+def highlight(text: str, query: str) -> SafeString:
+    """``text`` HTML-escaped, with the query's terms wrapped in <mark>."""
+    terms = sorted(set(tokenize(query)), key=len, reverse=True)
+    if not terms:
+        return escape(text)
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(t) for t in terms) + r")(?!\w)", re.I)
+    parts = pattern.split(text)
+    out = [escape(part) if i % 2 == 0 else f"<mark>{escape(part)}</mark>" for i, part in enumerate(parts)]
+    return mark_safe("".join(out))  # noqa: S308  (every piece was escaped above)

@@ -1,0 +1,254 @@
+"""Writes for the document library: upload, ingest, delete. Atomic, permission-checked, audited."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import PurePath
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from core.roles import ADMIN, can_access, has_role
+from research.ingest.parsers import ParseError, sniff
+from research.models import Chunk, Document
+from research.retrieval.bm25 import corpus_version_bump
+from reviews.services import audit_record
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class UploadFile:
+    """One file to upload: its name as the user sent it and its bytes."""
+
+    name: str
+    data: bytes
+    size: int | None = None  # the real size when ``data`` was not read because it is over the cap
+
+    @classmethod
+    def from_upload(cls, upload: Any) -> UploadFile:
+        """From a Django ``UploadedFile``, without reading a file that is over the cap."""
+        name = upload.name or "upload"
+        if upload.size > settings.RESEARCH_MAX_UPLOAD_BYTES:
+            return cls(name=name, data=b"", size=upload.size)
+        return cls(name=name, data=upload.read(), size=upload.size)
+
+
+@dataclass
+class UploadResult:
+    created: list[Document] = field(default_factory=list)
+    duplicates: list[Document] = field(default_factory=list)  # same bytes already in the library
+    rejected: list[tuple[str, str]] = field(default_factory=list)  # (file name, reason)
+
+
+def _title_from_filename(name: str) -> str:
+    stem = PurePath(name).stem
+    return re.sub(r"[_\-]+", " ", stem).strip()[:300] or "Untitled document"
+
+
+def _check_pdf_opens(name: str, data: bytes) -> None:
+    """Catch encrypted and damaged PDFs at the door, so the uploader sees why at once."""
+    import io
+
+    import pypdf
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            raise ParseError(f"{name}: the PDF is encrypted; upload a version without a password.")
+        if len(reader.pages) == 0:
+            raise ParseError(f"{name}: the PDF has no pages.")
+    except ParseError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
+        raise ParseError(f"{name}: the PDF is damaged and cannot be read.") from exc
+
+
+def _human_size(n: float) -> str:
+    return f"{n / 1e3:.0f} KB" if n < 1e6 else f"{n / 1e6:.1f} MB"
+
+
+def _safe_name(name: str) -> str:
+    base = PurePath(name.replace("\\", "/")).name
+    return re.sub(r"[^\w.\- ]+", "_", base)[:200] or "upload"
+
+
+def document_upload(
+    *,
+    user: Any,
+    files: Sequence[UploadFile],
+    visibility: str = Document.Visibility.TEAM,
+    title: str = "",
+    issuer: str = "",
+    doc_type: str = "",
+    doc_date: dt.date | None = None,
+    tags: Iterable[str] = (),
+    source_url: str = "",
+    request: HttpRequest | None = None,
+) -> UploadResult:
+    """Store each acceptable file as a queued document and enqueue its ingestion.
+
+    Files are judged one by one: a rejected file (empty, over the size cap, content not matching
+    its extension, encrypted or damaged PDF) is reported with its reason and the others go on.
+    Re-uploading bytes the user already uploaded is a no-op reported as a duplicate.
+    """
+    if not can_access(user, "research"):
+        raise PermissionDenied("Your role does not give access to Research.")
+    if not files:
+        raise ValidationError({"files": "Choose at least one file to upload."})
+    if visibility not in Document.Visibility.values:
+        raise ValidationError({"visibility": "Visibility must be 'team' or 'private'."})
+    tag_list = sorted({t.strip().lower()[:40] for t in tags if t and t.strip()})
+    cap = settings.RESEARCH_MAX_UPLOAD_BYTES
+    result = UploadResult()
+    for upload in files:
+        name = _safe_name(upload.name)
+        size = max(len(upload.data), upload.size or 0)
+        if size > cap:
+            result.rejected.append((name, f"{name}: the file is {_human_size(size)}; the limit is {_human_size(cap)}."))
+            continue
+        try:
+            kind = sniff(name, upload.data)
+            if kind == Document.Kind.PDF:
+                _check_pdf_opens(name, upload.data)
+        except ParseError as exc:
+            result.rejected.append((name, str(exc)))
+            continue
+        digest = hashlib.sha256(upload.data).hexdigest()
+        existing = Document.objects.filter(owner=user, content_hash=digest).first()
+        if existing is not None:
+            result.duplicates.append(existing)
+            continue
+        with transaction.atomic():
+            document = Document(
+                owner=user,
+                visibility=visibility,
+                title=(title.strip() if title.strip() and len(files) == 1 else _title_from_filename(name))[:300],
+                issuer=issuer.strip()[:200],
+                doc_type=doc_type.strip()[:60],
+                doc_date=doc_date,
+                tags=tag_list,
+                source_url=source_url[:500],
+                kind=kind,
+                filename=name,
+                size_bytes=len(upload.data),
+                content_hash=digest,
+                status_message="Waiting for a worker",
+            )
+            document.file.save(name, ContentFile(upload.data), save=False)
+            document.save()
+            audit_record(
+                actor=user,
+                action="document.upload",
+                subject=document,
+                after={"filename": name, "sha256": digest, "bytes": len(upload.data), "visibility": visibility},
+                request=request,
+            )
+            document_id = document.pk
+            transaction.on_commit(partial(_enqueue_ingest, document_id))
+        result.created.append(document)
+    return result
+
+
+def _enqueue_ingest(document_id: int) -> None:
+    from research.tasks import ingest_document
+
+    ingest_document.delay(document_id)
+
+
+def _set_progress(document_id: int, progress: int, message: str, **fields: Any) -> None:
+    # Plain UPDATEs in autocommit: a polling page sees each step as it happens.
+    Document.objects.filter(pk=document_id).update(
+        progress=min(100, max(0, progress)), status_message=message[:200], updated_at=timezone.now(), **fields
+    )
+
+
+def document_ingest(*, document_id: int) -> Document:
+    """Parse, chunk, embed and store one document. Idempotent: a finished document is left as it
+    is, and a run interrupted half-way starts over (chunks are stored in one transaction)."""
+    from research.ingest.pipeline import build_chunks
+
+    document = Document.objects.get(pk=document_id)
+    if document.is_finished:
+        return document
+    _set_progress(document_id, 2, "Reading the file", status=Document.Status.PROCESSING, error="")
+    try:
+        with document.file.open("rb") as handle:
+            data = handle.read()
+        pages, drafts, vectors = build_chunks(
+            document.kind,
+            data,
+            progress=lambda fraction, message: _set_progress(document_id, 5 + int(fraction * 85), message),
+        )
+    except ParseError as exc:
+        _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=str(exc)[:2000])
+        document.refresh_from_db()
+        return document
+    _set_progress(document_id, 92, f"Storing {len(drafts)} passages")
+    with transaction.atomic():
+        locked = Document.objects.select_for_update().get(pk=document_id)
+        if locked.status == Document.Status.DONE:
+            return locked
+        Chunk.objects.filter(document=locked).delete()
+        Chunk.objects.bulk_create(
+            [
+                Chunk(
+                    document=locked,
+                    ordinal=i,
+                    page_number=d.page_number,
+                    page_label=d.page_label,
+                    section=d.section,
+                    text=d.text,
+                    token_count=d.token_count,
+                    embedding=vectors[i],
+                )
+                for i, d in enumerate(drafts)
+            ],
+            batch_size=1000,
+        )
+        locked.status = Document.Status.DONE
+        locked.progress = 100
+        locked.status_message = f"{len(drafts)} passages from {len(pages)} pages"
+        locked.page_count = len(pages)
+        locked.chunk_count = len(drafts)
+        locked.ingested_at = timezone.now()
+        locked.save()
+        corpus_version_bump()
+    return locked
+
+
+def document_mark_failed(*, document_id: int, reason: str) -> None:
+    _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=reason[:2000])
+
+
+def document_delete(*, user: Any, document: Document, request: HttpRequest | None = None) -> None:
+    """Delete a document, its chunks and its file. Only its owner or an admin may."""
+    if document.owner_id != user.pk and not has_role(user, ADMIN):
+        raise PermissionDenied("Only the document's owner or an admin can delete it.")
+    before = {
+        "title": document.title,
+        "filename": document.filename,
+        "sha256": document.content_hash,
+        "chunks": document.chunk_count,
+        "status": document.status,
+    }
+    file_name = document.file.name
+    storage = document.file.storage
+    with transaction.atomic():
+        audit_record(actor=user, action="document.delete", subject=document, before=before, request=request)
+        document.delete()  # chunks go with it (on_delete=CASCADE)
+        corpus_version_bump()
+        if file_name:
+            transaction.on_commit(lambda: storage.delete(file_name))

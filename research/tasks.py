@@ -1,0 +1,27 @@
+"""Celery tasks: take an id, call a service."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from research.services import document_ingest, document_mark_failed
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="research.ingest_document")
+def ingest_document(document_id: int) -> str:
+    """Ingest one document; safe to run twice (a finished document is left alone)."""
+    from research.models import Document
+
+    if not Document.objects.filter(pk=document_id).exists():
+        return "gone"  # deleted before the worker got to it
+    try:
+        return document_ingest(document_id=document_id).status
+    except Exception as exc:
+        # A bug must not leave the document spinning forever: mark it failed with a reason.
+        logger.exception("ingesting document %s failed", document_id)
+        document_mark_failed(document_id=document_id, reason=f"Internal error while ingesting ({type(exc).__name__}).")
+        return "failed"

@@ -1,0 +1,146 @@
+"""Hybrid search on real RBI documents: known facts on known pages, filters, visibility, the tool,
+the API and the search page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from core.tools import call_tool, mcp_whitelist
+from research.retrieval.search import SearchFilters
+from research.selectors import passage_search
+from tests.research.conftest import Corpus
+
+pytestmark = pytest.mark.django_db
+
+FACTS = [
+    # (query, document attribute, printed page that states it)
+    ("What is the CPI inflation projection for 2024-25?", "mpc", "3"),
+    ("Which members voted to reduce the policy repo rate by 25 basis points?", "mpc", "3"),
+    ("gross market borrowings of the centre for 2024-25", "report", "63"),
+    ("average food and beverages inflation in 2023-24", "report", "35"),
+]
+
+
+@pytest.mark.parametrize(("query", "which", "page"), FACTS)
+def test_known_fact_is_in_top_3_with_its_citation(
+    corpus: Corpus, analyst: Any, query: str, which: str, page: str
+) -> None:
+    document = getattr(corpus, which)
+    passages = passage_search(user=analyst, query=query, top_k=3)
+    cited = [(p.chunk.document_id, p.chunk.page_label, p.citation) for p in passages]
+    assert (document.pk, page, f"{document.title}, p. {page}") in cited, cited
+
+
+def test_results_carry_per_retriever_ranks_and_scores(corpus: Corpus, analyst: Any) -> None:
+    passages = passage_search(user=analyst, query="policy repo rate unchanged at 6.50 per cent", top_k=5)
+    assert len(passages) == 5
+    assert passages == sorted(passages, key=lambda p: -p.score)
+    top = passages[0]
+    assert set(top.ranks) <= {"bm25", "vector"} and top.ranks
+    expected = sum(1 / (60 + rank) for rank in top.ranks.values())
+    assert top.score == pytest.approx(expected)
+    assert all(0 < p.scores.get("vector", 0.5) <= 1 for p in passages)
+
+
+def test_filters_apply_before_ranking(corpus: Corpus, analyst: Any) -> None:
+    only_report = passage_search(
+        user=analyst, query="policy repo rate", top_k=10, filters=SearchFilters(doc_types=["annual_report"])
+    )
+    assert only_report and {p.chunk.document_id for p in only_report} == {corpus.report.pk}
+    by_date = passage_search(
+        user=analyst, query="inflation", top_k=10, filters=SearchFilters(date_from=dt.date(2024, 8, 1))
+    )
+    assert by_date and {p.chunk.document_id for p in by_date} == {corpus.mpc.pk}
+    by_tag = passage_search(user=analyst, query="inflation", top_k=10, filters=SearchFilters(tags=["annual-report"]))
+    assert {p.chunk.document_id for p in by_tag} == {corpus.report.pk}
+    assert passage_search(user=analyst, query="inflation", filters=SearchFilters(issuers=["Nobody"])) == []
+
+
+def test_private_documents_are_seen_only_by_their_owner(corpus: Corpus, analyst: Any, make_user: Any) -> None:
+    from research.models import Document
+
+    Document.objects.filter(pk=corpus.report.pk).update(visibility=Document.Visibility.PRIVATE)
+    hits = passage_search(user=analyst, query="gross market borrowings 2024-25", top_k=10)
+    assert corpus.report.pk not in {p.chunk.document_id for p in hits}
+    hits = passage_search(user=corpus.owner, query="gross market borrowings 2024-25", top_k=10)
+    assert corpus.report.pk in {p.chunk.document_id for p in hits}
+    assert Client().get("/research/").status_code == 302  # anonymous: to the login page
+
+
+def test_tool_returns_passages_with_citations(corpus: Corpus, analyst: Any) -> None:
+    assert "search_financial_documents" in mcp_whitelist()
+    outcome = call_tool(
+        "search_financial_documents",
+        {"query": "gross market borrowings for 2024-25", "top_k": 3, "filters": {"doc_types": ["annual_report"]}},
+        user=analyst,
+    )
+    assert outcome.ok, outcome.error
+    data = outcome.as_dict()
+    assert len(data["passages"]) == 3
+    first = data["passages"][0]
+    assert first["citation"] == f"RBI Annual Report 2023-24, p. {first['page']}"
+    assert "63" in [p["page"] for p in data["passages"]]
+    assert first["url"].startswith(f"/research/documents/{corpus.report.pk}/?page=")
+    assert set(first["retrievers"]) <= {"bm25", "vector"}
+    assert first["retrievers"]
+    assert first["issuer"] == "Reserve Bank of India" and first["doc_date"] == "2024-05-30"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        ({}, "invalid_input"),
+        ({"query": "   "}, "invalid_input"),
+        ({"query": "x", "top_k": 0}, "invalid_input"),
+        ({"query": "x", "top_k": 500}, "invalid_input"),
+        ({"query": "x", "filters": {"colour": "red"}}, "invalid_input"),
+        ({"query": "x", "filters": {"date_from": "not-a-date"}}, "invalid_input"),
+    ],
+)
+def test_tool_bad_input_is_a_structured_error(analyst: Any, arguments: dict[str, Any], code: str) -> None:
+    outcome = call_tool("search_financial_documents", arguments, user=analyst)
+    assert not outcome.ok and outcome.error is not None
+    assert outcome.error.error == code and outcome.error.message
+
+
+def test_tool_refuses_a_user_without_research(make_user: Any) -> None:
+    outcome = call_tool("search_financial_documents", {"query": "inflation"}, user=make_user())
+    assert outcome.error is not None and outcome.error.error == "forbidden"
+
+
+def test_search_api(corpus: Corpus, analyst: Any) -> None:
+    client = Client()
+    client.force_login(analyst)
+    response = client.post(
+        "/api/v1/research/search",
+        {"query": "CPI inflation projected for 2024-25", "top_k": 3},
+        content_type="application/json",
+    )
+    assert response.status_code == 200
+    assert "RBI MPC Minutes, August 2024, p. 3" in [p["citation"] for p in response.json()["passages"]]
+    bad = client.post("/api/v1/research/search", {"query": ""}, content_type="application/json")
+    assert bad.status_code == 400 and bad.json()["error"] == "invalid_input"
+    assert client.post("/api/v1/research/search", "[1,2]", content_type="application/json").status_code == 400
+
+
+def test_search_page_highlights_cites_and_opens_the_page(corpus: Corpus, analyst: Any) -> None:
+    client = Client()
+    client.force_login(analyst)
+    response = client.get("/research/", {"q": "gross market borrowings 2024-25", "doc_type": "annual_report"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "RBI Annual Report 2023-24, p. 63" in html
+    assert "<mark>borrowings</mark>" in html.lower() or "<mark>Borrowings</mark>" in html
+    assert "BM25 #" in html and "Vector #" in html
+    partial = client.get("/research/", {"q": "repo rate"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results")
+    assert partial.status_code == 200 and "<html" not in partial.content.decode()
+    passage = passage_search(user=analyst, query="gross market borrowings 2024-25", top_k=1)[0]
+    viewer = client.get(passage.url)
+    body = viewer.content.decode()
+    assert viewer.status_code == 200
+    assert f'id="chunk-{passage.chunk.pk}"' in body and "chunk target" in body
+    assert f'data-page-label="{passage.chunk.page_label}"' in body
