@@ -353,3 +353,24 @@ RESEARCH_RRF_WEIGHTS = {
 RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=100)
 RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
 DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "load_research_corpus"]
+# --- research agent and LLM providers ---------------------------------------------------------
+# Which engine runs is decided by the keys above: Anthropic, else Gemini, else deterministic.
+ANTHROPIC_BASE_URL = env.str("ANTHROPIC_BASE_URL", default="")  # tests: a local fake server
+GEMINI_BASE_URL = env.str("GEMINI_BASE_URL", default="")
+LLM_PLANNER_MODEL = env.str("LLM_PLANNER_MODEL", default="claude-haiku-4-5")
+LLM_SYNTHESIS_MODEL = env.str("LLM_SYNTHESIS_MODEL", default="claude-sonnet-4-5")
+LLM_WRITER_MODEL = env.str("LLM_WRITER_MODEL", default="claude-sonnet-4-5")
+LLM_GEMINI_MODELS = {
+    "planner": env.str("LLM_GEMINI_PLANNER_MODEL", default="gemini-2.5-flash"),
+    "synthesis": env.str("LLM_GEMINI_SYNTHESIS_MODEL", default="gemini-2.5-pro"),
+    "writer": env.str("LLM_GEMINI_WRITER_MODEL", default="gemini-2.5-pro"),
+}
+# USD per million tokens (input, output); "default" applies to a model not listed.
+LLM_PRICES: dict[str, tuple[float, float]] = {
+    "claude-haiku-4-5": (1.0, 5.0),
+    "claude-sonnet-4-5": (3.0, 15.0),
+    "gemini-2.5-flash": (0.30, 2.50),
+    "gemini-2.5-pro": (1.25, 10.0),
+    "default": (3.0, 15.0),
+}
+LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
