@@ -374,3 +374,13 @@ LLM_PRICES: dict[str, tuple[float, float]] = {
     "default": (3.0, 15.0),
 }
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
+# Agent guardrails (per turn).
+AGENT_MAX_TOOL_DEPTH = env.int("AGENT_MAX_TOOL_DEPTH", default=5)
+AGENT_TOKEN_BUDGET = env.int("AGENT_TOKEN_BUDGET", default=4000)
+AGENT_LATENCY_CAP_SECONDS = env.float("AGENT_LATENCY_CAP_SECONDS", default=8.0)
+AGENT_MIN_CONFIDENCE = env.float("AGENT_MIN_CONFIDENCE", default=0.4)
+AGENT_MEMORY_TURNS = env.int("AGENT_MEMORY_TURNS", default=5)
+AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
+# Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
+WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
+REVIEW_GRAPHS["research_chat"] = "research.agent.graph.build_graph"

@@ -8,11 +8,12 @@ from pydantic import BaseModel, Field, field_validator
 
 from core.roles import can_access
 from core.tools import ToolFailure, tool
+from research.agent.extra_tools import document_comparator, web_search  # --- research agent ---
 from research.calculator import calculate_financial_metric
 from research.retrieval.search import SearchFilters
 from research.selectors import passage_search
 
-__all__ = ["calculate_financial_metric", "search_financial_documents"]
+__all__ = ["calculate_financial_metric", "document_comparator", "search_financial_documents", "web_search"]
 
 
 class SearchDocumentsInput(BaseModel):
