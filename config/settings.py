@@ -358,8 +358,8 @@ DEMO_SETUP_COMMANDS = [*globals().get("DEMO_SETUP_COMMANDS", []), "load_research
 ANTHROPIC_BASE_URL = env.str("ANTHROPIC_BASE_URL", default="")  # tests: a local fake server
 GEMINI_BASE_URL = env.str("GEMINI_BASE_URL", default="")
 LLM_PLANNER_MODEL = env.str("LLM_PLANNER_MODEL", default="claude-haiku-4-5")
-LLM_SYNTHESIS_MODEL = env.str("LLM_SYNTHESIS_MODEL", default="claude-sonnet-4-5")
-LLM_WRITER_MODEL = env.str("LLM_WRITER_MODEL", default="claude-sonnet-4-5")
+LLM_SYNTHESIS_MODEL = env.str("LLM_SYNTHESIS_MODEL", default="claude-sonnet-4-6")
+LLM_WRITER_MODEL = env.str("LLM_WRITER_MODEL", default="claude-sonnet-4-6")
 LLM_GEMINI_MODELS = {
     "planner": env.str("LLM_GEMINI_PLANNER_MODEL", default="gemini-2.5-flash"),
     "synthesis": env.str("LLM_GEMINI_SYNTHESIS_MODEL", default="gemini-2.5-pro"),
@@ -368,7 +368,7 @@ LLM_GEMINI_MODELS = {
 # USD per million tokens (input, output); "default" applies to a model not listed.
 LLM_PRICES: dict[str, tuple[float, float]] = {
     "claude-haiku-4-5": (1.0, 5.0),
-    "claude-sonnet-4-5": (3.0, 15.0),
+    "claude-sonnet-4-6": (3.0, 15.0),  # claude-sonnet-4-5 is deprecated by the SDK
     "gemini-2.5-flash": (0.30, 2.50),
     "gemini-2.5-pro": (1.25, 10.0),
     "default": (3.0, 15.0),

@@ -25,6 +25,11 @@ class Conversation(models.Model):
     def __str__(self) -> str:
         return self.title or f"Conversation {self.pk}"
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("research-chat:conversation", args=[self.pk])
+
 
 class Turn(models.Model):
     class Status(models.TextChoices):
@@ -97,3 +102,6 @@ class TraceStep(models.Model):
 
     class Meta:
         ordering = ["turn", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.node} #{self.seq}"

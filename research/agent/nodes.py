@@ -606,6 +606,8 @@ def final_answer(state: ChatState) -> dict[str, Any]:
                 break  # keep the extractive draft
             for k, v in _llm_update(reply).items():
                 update[k] = update.get(k, 0) + v
+            if not reply.text.strip():
+                break  # nothing written: keep the verified extractive draft
             verification = _check(state, reply.text, c)
             if verification["status"] == "verified":
                 template = reply.text
@@ -682,7 +684,7 @@ def human_review(state: ChatState) -> dict[str, Any]:
             "editable": {"answer": draft or "(no draft: the agent found nothing it could verify)"},
         },
     )
-    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.ESCALATED, review_task_id=task.pk)
+    _persist(state, status=Turn.Status.ESCALATED, review_task_id=task.pk, finished=False)
     decision = interrupt({"task_id": task.pk})
     started = time.perf_counter()
     outcome = decision.get("outcome")
@@ -704,37 +706,44 @@ def human_review(state: ChatState) -> dict[str, Any]:
 
 
 # --- deliver ---------------------------------------------------------------------------------
-def deliver(state: ChatState) -> dict[str, Any]:
-    """Write the outcome onto the turn (status, answer, claims, totals)."""
+def _persist(state: ChatState, *, status: str, finished: bool = True, **extra: Any) -> None:
+    """Write the run's outcome and totals onto the turn (repeatable: an update, not an insert)."""
     from django.db.models import Sum
     from django.utils import timezone
 
     from research.chat_models import TraceStep, Turn
 
     turn = Turn.objects.get(pk=state["turn_id"])
-    totals = TraceStep.objects.filter(turn=turn).aggregate(
-        i=Sum("input_tokens"), o=Sum("output_tokens"), c=Sum("cost_usd")
-    )
-    status = Turn.Status.CANCELLED if state.get("cancelled") else Turn.Status.DONE
+    totals = TraceStep.objects.filter(turn=turn).aggregate(i=Sum("input_tokens"), o=Sum("output_tokens"), c=Sum("cost_usd"))
     now = timezone.now()
-    Turn.objects.filter(pk=turn.pk).update(
-        status=status,
-        resolved_question=state.get("resolved", ""),
-        answer=state.get("answer", ""),
-        claims=state.get("claims", []),
-        citations=state.get("citations", []),
-        figures=state.get("figures", []),
-        subjects=state.get("subjects", []),
-        answered_by=state.get("answered_by", "agent"),
-        plan_path=state.get("plan_path", "") or "none",
-        llm_calls=state.get("llm_calls", 0),
-        input_tokens=totals["i"] or 0,
-        output_tokens=totals["o"] or 0,
-        cost_usd=totals["c"] or 0.0,
-        confidence=state.get("confidence"),
-        verification=state.get("verification", {}),
-        guardrail_events=state.get("events", []),
-        finished_at=now,
-        latency_ms=round((now - turn.created_at).total_seconds() * 1000, 1),
-    )
+    fields: dict[str, Any] = {
+        "status": status,
+        "resolved_question": state.get("resolved", ""),
+        "answer": state.get("answer", ""),
+        "claims": state.get("claims", []),
+        "citations": state.get("citations", []),
+        "figures": state.get("figures", []),
+        "subjects": state.get("subjects", []),
+        "answered_by": state.get("answered_by", "agent"),
+        "plan_path": state.get("plan_path", "") or "none",
+        "llm_calls": state.get("llm_calls", 0),
+        "input_tokens": totals["i"] or 0,
+        "output_tokens": totals["o"] or 0,
+        "cost_usd": totals["c"] or 0.0,
+        "confidence": state.get("confidence"),
+        "verification": state.get("verification", {}),
+        "guardrail_events": state.get("events", []),
+        **extra,
+    }
+    if finished:
+        fields.update(finished_at=now, latency_ms=round((now - turn.created_at).total_seconds() * 1000, 1))
+    Turn.objects.filter(pk=turn.pk).update(**fields)
+
+
+def deliver(state: ChatState) -> dict[str, Any]:
+    """Write the outcome onto the turn (status, answer, claims, totals)."""
+    from research.chat_models import Turn
+
+    status = Turn.Status.CANCELLED if state.get("cancelled") else Turn.Status.DONE
+    _persist(state, status=status)
     return {"status": str(status)}

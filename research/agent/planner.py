@@ -126,7 +126,8 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
     if cagr:
         a, b, n = (_clean_number(cagr.group(i)) for i in (1, 2, 3))
         return "cagr", {"financial_calculator": {"expression": f"cagr({a}, {b}, {n})"}}
-    expression = EXPRESSION_RE.search(q)
+    # Fiscal years and dates ("2024-25", "2024-08-22") are not subtractions.
+    expression = EXPRESSION_RE.search(re.sub(r"\b\d{4}-\d{2}(?:-\d{2})?\b", " ", q))
     if expression and re.search(r"[-+*/x×÷^()]", expression.group(1)) and not MEETING_RE.search(expression.group(1)):
         expr = expression.group(1).strip().replace("×", "*").replace("÷", "/").replace("^", "**")
         expr = re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)

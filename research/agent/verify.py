@@ -40,6 +40,71 @@ def _decimal_pct_change(old: Decimal, new: Decimal) -> Decimal:
     return (new - old) / abs(old) * Decimal(100)
 
 
+_TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?|\.\d+)|(\*\*|[-+*/%()]))")
+
+
+def _decimal_arithmetic(expression: str) -> Decimal:
+    """A recursive-descent evaluator over Decimal for + - * / % ** and parentheses: deliberately a
+    different algorithm from the calculator's float AST walk, so the two can disagree."""
+    tokens: list[str] = []
+    pos = 0
+    text = expression.strip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise InvalidOperation(text[pos:])
+        tokens.append(match.group(1) or match.group(2))
+        pos = match.end()
+    index = 0
+
+    def peek() -> str | None:
+        return tokens[index] if index < len(tokens) else None
+
+    def take() -> str:
+        nonlocal index
+        index += 1
+        return tokens[index - 1]
+
+    def atom() -> Decimal:
+        token = take()
+        if token == "(":
+            value = additive()
+            if take() != ")":
+                raise InvalidOperation("unbalanced")
+            return value
+        if token in {"-", "+"}:
+            value = power()
+            return -value if token == "-" else value
+        return Decimal(token)
+
+    def power() -> Decimal:
+        base = atom()
+        if peek() == "**":
+            take()
+            exponent = power()  # right-associative
+            return base ** exponent
+        return base
+
+    def multiplicative() -> Decimal:
+        value = power()
+        while peek() in {"*", "/", "%"}:
+            op, rhs = take(), power()
+            value = value * rhs if op == "*" else value / rhs if op == "/" else value % rhs
+        return value
+
+    def additive() -> Decimal:
+        value = multiplicative()
+        while peek() in {"+", "-"}:
+            op, rhs = take(), multiplicative()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    result = additive()
+    if index != len(tokens):
+        raise InvalidOperation("trailing input")
+    return result
+
+
 def recompute_calc(expression: str) -> Decimal | None:
     """Recompute the simple finance forms the agent emits, independently of research/calculator.py."""
     getcontext().prec = 28
@@ -54,7 +119,9 @@ def recompute_calc(expression: str) -> Decimal | None:
         if match:
             begin, end, years = (Decimal(match.group(i)) for i in (1, 2, 3))
             return (Decimal(str(float(end / begin) ** (1 / float(years)))) - 1) * 100
-    except (InvalidOperation, ZeroDivisionError):
+        if re.fullmatch(r"[\d.\s()+\-*/%]+", expression):
+            return _decimal_arithmetic(expression)
+    except (InvalidOperation, ZeroDivisionError, OverflowError, IndexError):
         return None
     return None
 

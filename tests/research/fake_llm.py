@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,7 +30,15 @@ def anthropic_text(text: str, *, input_tokens: int = 12, output_tokens: int = 7,
     }
 
 
-def anthropic_tool_use(name: str, arguments: dict[str, Any], *, text: str = "", model: str = "claude-test") -> dict:
+def anthropic_tool_use(
+    name: str,
+    arguments: dict[str, Any],
+    *,
+    text: str = "",
+    model: str = "claude-test",
+    input_tokens: int = 30,
+    output_tokens: int = 15,
+) -> dict:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     content.append({"type": "tool_use", "id": "toolu_fake1", "name": name, "input": arguments})
     return {
@@ -40,7 +49,7 @@ def anthropic_tool_use(name: str, arguments: dict[str, Any], *, text: str = "", 
         "content": content,
         "stop_reason": "tool_use",
         "stop_sequence": None,
-        "usage": {"input_tokens": 30, "output_tokens": 15},
+        "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
     }
 
 
@@ -85,6 +94,7 @@ class FakeLLMServer:
         self.replies: deque[tuple[int, dict]] = deque()
         self.default: tuple[int, dict] | None = None
         self.requests: list[dict[str, Any]] = []
+        self.delay = 0.0  # seconds to wait before answering (cancellation tests)
         self._lock = threading.Lock()
         server = self
 
@@ -102,6 +112,8 @@ class FakeLLMServer:
                         status, payload = server.default
                     else:
                         status, payload = 500, {"error": {"code": 500, "message": "no scripted reply"}}
+                if server.delay:
+                    time.sleep(server.delay)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

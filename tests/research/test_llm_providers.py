@@ -52,7 +52,7 @@ def test_mode_follows_keys() -> None:
         assert llm_mode() == "anthropic"
         planner, synthesis = get_llm("planner"), get_llm("synthesis")
         assert planner is not None and synthesis is not None
-        assert (planner.model, synthesis.model) == ("claude-haiku-4-5", "claude-sonnet-4-5")
+        assert (planner.model, synthesis.model) == ("claude-haiku-4-5", "claude-sonnet-4-6")
 
 
 def test_cost_uses_per_million_prices() -> None:
