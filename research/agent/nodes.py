@@ -6,9 +6,12 @@ records one trace step; nodes before the review ``interrupt()`` are safe to run 
 
 from __future__ import annotations
 
+import functools
 import json
+import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.conf import settings
 
@@ -36,6 +39,26 @@ RESOLVER_SYSTEM = (
 
 
 # --- helpers ---------------------------------------------------------------------------------
+F = TypeVar("F", bound=Callable[..., dict[str, Any]])
+
+
+def db_node(fn: F) -> F:
+    """Close this thread's Django connections after a node that ran in a worker thread (parallel
+    supersteps run in a pool): otherwise each run would leak a database session."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if threading.current_thread() is not threading.main_thread():
+                from django.db import connections
+
+                connections.close_all()
+
+    return wrapper  # type: ignore[return-value]
+
+
 def _user(state: ChatState) -> Any:
     from django.contrib.auth import get_user_model
 
@@ -89,6 +112,7 @@ def _tool_specs() -> list[dict[str, Any]]:
 
 
 # --- memory_resolver -------------------------------------------------------------------------
+@db_node
 def memory_resolver(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     from research.chat_selectors import turn_memory
@@ -134,6 +158,7 @@ def _results_digest(state: ChatState) -> str:
     return "\n".join(lines)
 
 
+@db_node
 def planner(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     if cancelled(state):
@@ -235,6 +260,7 @@ def _tool_update(state: ChatState, node: str, result: dict[str, Any], started: f
     return {"results": [result], "tool_history": [node]}
 
 
+@db_node
 def rag_search(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     args = dict((state.get("plan") or {}).get("rag_search") or {})
@@ -251,6 +277,7 @@ def rag_search(state: ChatState) -> dict[str, Any]:
     return _tool_update(state, "rag_search", result, started)
 
 
+@db_node
 def financial_calculator(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     args = dict((state.get("plan") or {}).get("financial_calculator") or {})
@@ -260,6 +287,7 @@ def financial_calculator(state: ChatState) -> dict[str, Any]:
     return _tool_update(state, "financial_calculator", result, started)
 
 
+@db_node
 def document_comparator(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     args = dict((state.get("plan") or {}).get("document_comparator") or {})
@@ -267,6 +295,7 @@ def document_comparator(state: ChatState) -> dict[str, Any]:
     return _tool_update(state, "document_comparator", result, started)
 
 
+@db_node
 def web_search(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     args = dict((state.get("plan") or {}).get("web_search") or {})
@@ -274,6 +303,7 @@ def web_search(state: ChatState) -> dict[str, Any]:
     return _tool_update(state, "web_search", result, started)
 
 
+@db_node
 def market_data(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     calls = list(((state.get("plan") or {}).get("market_data") or {}).get("calls") or [])
@@ -294,6 +324,7 @@ def market_data(state: ChatState) -> dict[str, Any]:
     return _tool_update(state, "market_data", result, started)
 
 
+@db_node
 def portfolio_analyzer(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     args = dict((state.get("plan") or {}).get("portfolio_analyzer") or {})
@@ -310,6 +341,7 @@ def _loop(history: list[str]) -> str | None:
     return None
 
 
+@db_node
 def guardrail_check(state: ChatState) -> dict[str, Any]:
     """Decide where the run goes after tools: back to the planner, to the answer, or to a human."""
     started = time.perf_counter()
@@ -571,6 +603,7 @@ def _check(state: ChatState, template: str, c: _Composer) -> dict[str, Any]:
     )
 
 
+@db_node
 def final_answer(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     c, confidence = _compose(state)
@@ -651,6 +684,7 @@ def route_answer(state: ChatState) -> str:
 
 
 # --- human_review ----------------------------------------------------------------------------
+@db_node
 def human_review(state: ChatState) -> dict[str, Any]:
     """Open (idempotently) a chat_escalation review task, pause, and take the reviewer's answer."""
     from langgraph.types import interrupt
@@ -740,6 +774,7 @@ def _persist(state: ChatState, *, status: str, finished: bool = True, **extra: A
     Turn.objects.filter(pk=turn.pk).update(**fields)
 
 
+@db_node
 def deliver(state: ChatState) -> dict[str, Any]:
     """Write the outcome onto the turn (status, answer, claims, totals)."""
     from research.chat_models import Turn

@@ -19,6 +19,8 @@ DATE = re.compile(
     r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}\b"
     r"|\b(?:FY)?\d{4}-\d{2}\b"
 )
+# Window names such as "1-day", "30-day", "52-week" are labels, not figures.
+WINDOW = re.compile(r"\b\d+[- ](?:day|week|month|year)s?\b", re.IGNORECASE)
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:\.\d+)?")
 
 
@@ -187,6 +189,7 @@ def verify_answer(
     text = QUOTE.sub(" ", text)
     text = SOURCE_MARK.sub(" ", text)
     text = DATE.sub(" ", text)
+    text = WINDOW.sub(" ", text)
     allowed = set(_numbers(DATE.sub(" ", question)))
     for number in _numbers(text):
         if number not in allowed:
