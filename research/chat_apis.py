@@ -27,9 +27,12 @@ class ChatPostSerializer(serializers.Serializer):
     question = serializers.CharField(max_length=2000, allow_blank=False, trim_whitespace=True)
     conversation_id = serializers.UUIDField(required=False, allow_null=True)
     wait = serializers.FloatField(
-        required=False, default=0.0, min_value=0.0, max_value=MAX_WAIT_SECONDS,
+        required=False,
+        default=0.0,
+        min_value=0.0,
+        max_value=MAX_WAIT_SECONDS,
         help_text="Seconds to wait for the answer before returning (0 = return at once with a poll URL)",
-    )  # fmt: skip
+    )
 
 
 def turn_json(turn: Turn, request: Request | None = None) -> dict[str, Any]:

@@ -68,8 +68,13 @@ def chat_turn_cancel(*, user: Any, turn_id: int) -> Turn:
         if turn.status == Turn.Status.QUEUED:
             turn.status = Turn.Status.CANCELLED  # the worker will find it cancelled and skip it
         turn.save(update_fields=["cancel_requested", "status"])
-        audit_record(actor=user, action="chat_turn.cancel", subject=turn, before={"status": before},
-                     after={"status": turn.status})  # fmt: skip
+        audit_record(
+            actor=user,
+            action="chat_turn.cancel",
+            subject=turn,
+            before={"status": before},
+            after={"status": turn.status},
+        )
     return turn
 
 

@@ -35,20 +35,35 @@ def answer_html(turn: Turn) -> SafeString:
         if claim is None:
             return match.group(0)
         css = "fig verified" if claim.get("verified") else "fig unverified"
-        return str(format_html('<a class="{}" href="#claim-{}-{}" title="{}">{}</a>', css, turn.pk, claim["id"],
-                               claim.get("label", ""), claim["display"]))  # fmt: skip
+        return str(
+            format_html(
+                '<a class="{}" href="#claim-{}-{}" title="{}">{}</a>',
+                css,
+                turn.pk,
+                claim["id"],
+                claim.get("label", ""),
+                claim["display"],
+            )
+        )
 
     html = CLAIM_REF.sub(figure, html)
     for claim in turn.claims:
         if claim.get("kind") == "quote" and claim.get("verified"):
             shown = str(escape(claim["display"]))
-            link = format_html('<a class="fig verified" href="#claim-{}-{}" title="{}">{}</a>', turn.pk, claim["id"],
-                               claim.get("label", ""), claim["display"])  # fmt: skip
+            link = format_html(
+                '<a class="fig verified" href="#claim-{}-{}" title="{}">{}</a>',
+                turn.pk,
+                claim["id"],
+                claim.get("label", ""),
+                claim["display"],
+            )
             html = html.replace(shown, str(link), 1)
     html = _SOURCE.sub(
-        lambda m: str(format_html('<a class="cite" href="{}">[Source: {}]</a>', urls.get(m.group(1), "#"), m.group(1)))
-        if m.group(1) in urls
-        else m.group(0),
+        lambda m: (
+            str(format_html('<a class="cite" href="{}">[Source: {}]</a>', urls.get(m.group(1), "#"), m.group(1)))
+            if m.group(1) in urls
+            else m.group(0)
+        ),
         html,
     )
     html = _CALC.sub(lambda m: f'<span class="calc">[Calculated: <code>{m.group(1)}</code>]</span>', html)
@@ -73,8 +88,12 @@ def chat_index(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
     conversations = conversation_list(user=request.user)[:50]
-    return render(request, "research/chat_index.html", {"conversations": conversations, "error": error},
-                  status=400 if error else 200)  # fmt: skip
+    return render(
+        request,
+        "research/chat_index.html",
+        {"conversations": conversations, "error": error},
+        status=400 if error else 200,
+    )
 
 
 @area_required("research")
@@ -90,14 +109,21 @@ def chat_conversation(request: HttpRequest, conversation_id: str) -> HttpRespons
 def chat_ask(request: HttpRequest, conversation_id: str) -> HttpResponse:
     conversation = conversation_get(user=request.user, conversation_id=conversation_id)
     try:
-        turn = chat_message_post(user=request.user, question=request.POST.get("question", ""),
-                                 conversation_id=conversation.pk)  # fmt: skip
+        turn = chat_message_post(
+            user=request.user, question=request.POST.get("question", ""), conversation_id=conversation.pk
+        )
     except ValidationError as exc:
         if getattr(request, "htmx", False):
-            return HttpResponse(format_html('<p class="error" role="alert">{}</p>', "; ".join(exc.messages)), status=400)
+            return HttpResponse(
+                format_html('<p class="error" role="alert">{}</p>', "; ".join(exc.messages)), status=400
+            )
         turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
-        return render(request, "research/chat_conversation.html",
-                      {"conversation": conversation, "turns": turns, "error": "; ".join(exc.messages)}, status=400)  # fmt: skip
+        return render(
+            request,
+            "research/chat_conversation.html",
+            {"conversation": conversation, "turns": turns, "error": "; ".join(exc.messages)},
+            status=400,
+        )
     if getattr(request, "htmx", False):
         return render(request, "components/_chat_turn.html", _turn_context(turn))
     return redirect("research-chat:conversation", conversation_id=conversation.pk)

@@ -10,9 +10,19 @@ import re
 from typing import Any
 
 MONTHS = [
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-]  # fmt: skip
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 MEETING_RE = re.compile(r"\b(" + "|".join(m.capitalize() for m in MONTHS) + r")\s+(\d{4})\b", re.IGNORECASE)
 YEAR_RE = re.compile(r"\b(19|20)(\d{2})\b")
 FY_RE = re.compile(r"\b(20\d{2})-(\d{2})\b")

@@ -86,7 +86,9 @@ def cancelled(state: ChatState) -> bool:
     from research.chat_models import Turn
 
     turn_id = state.get("turn_id")
-    return bool(turn_id) and Turn.objects.filter(pk=turn_id, cancel_requested=True).exists()
+    if not turn_id:
+        return False
+    return Turn.objects.filter(pk=turn_id, cancel_requested=True).exists()
 
 
 def _llm_update(reply: LLMResponse) -> dict[str, Any]:
@@ -472,15 +474,29 @@ class _Composer:
         )
         if figure:
             value, unit = figure
-            self.claims.append({
-                "id": f"c{len(self.claims) + 1}", "kind": "quote", "chunk_id": passage["chunk_id"],
-                "citation": passage["citation"], "url": passage["url"], "label": label,
-                "value": float(value), "display": f"{value} {unit}", "quote_figure": value, "verified": False,
-            })  # fmt: skip
+            self.claims.append(
+                {
+                    "id": f"c{len(self.claims) + 1}",
+                    "kind": "quote",
+                    "chunk_id": passage["chunk_id"],
+                    "citation": passage["citation"],
+                    "url": passage["url"],
+                    "label": label,
+                    "value": float(value),
+                    "display": f"{value} {unit}",
+                    "quote_figure": value,
+                    "verified": False,
+                }
+            )
             self.figures.append(
-                {"label": label, "value": value, "unit": unit, "period": (passage.get("doc_date") or "")[:7],
-                 "source": passage["citation"]}
-            )  # fmt: skip
+                {
+                    "label": label,
+                    "value": value,
+                    "unit": unit,
+                    "period": (passage.get("doc_date") or "")[:7],
+                    "source": passage["citation"],
+                }
+            )
 
 
 def _compose(state: ChatState) -> tuple[_Composer, float]:
@@ -488,7 +504,8 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
     c = _Composer(question)
     confidences: list[float] = []
     for r in state.get("results", []):
-        key, out = r["key"], r.get("output")
+        key: str = r["key"]
+        out: dict[str, Any] = r.get("output") or {}
         if not r["ok"]:
             msg = str(r["error"].get("message", "unknown error")).replace("]", ")")
             c.parts.append(f"[Note: the {r['tool']} tool could not answer: {msg}]")
@@ -515,35 +532,33 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
             for i, o in enumerate(out["calls"]):
                 sym = o.get("symbol", "?")
                 c.subjects.append(sym.split(".")[0])
-                base = ["calls", i]
+
+                def fig(field: str, label: str, _o: dict[str, Any] = o, _i: int = i, _k: str = key, **kw: Any) -> str:
+                    return c.tool_claim(_k, ["calls", _i, field], _o.get(field), label=label, **kw)
+
+                sourced = f"(source: {o.get('source')}, as of {o.get('as_of')})."
                 if "trailing_pe" in o:
                     c.parts.append(
-                        f"{sym} ({o.get('name') or sym}): trailing P/E "
-                        f"{c.tool_claim(key, [*base, 'trailing_pe'], o.get('trailing_pe'), label='trailing P/E')}, "
-                        f"market cap {c.tool_claim(key, [*base, 'market_cap'], o.get('market_cap'), label='market cap', places=0)} "
-                        f"{o.get('currency') or ''}, beta {c.tool_claim(key, [*base, 'beta'], o.get('beta'), label='beta')} "
-                        f"(source: {o.get('source')}, as of {o.get('as_of')})."
+                        f"{sym} ({o.get('name') or sym}): trailing P/E {fig('trailing_pe', 'trailing P/E')}, "
+                        f"market cap {fig('market_cap', 'market cap', places=0)} {o.get('currency') or ''}, "
+                        f"beta {fig('beta', 'beta')} {sourced}"
                     )
                 elif "volatility_annualised_pct" in o:
                     c.parts.append(
-                        f"{sym} ({o.get('name')}): last close "
-                        f"{c.tool_claim(key, [*base, 'last_close'], o.get('last_close'), label=f'{sym} last close')} "
+                        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
                         f"{o.get('currency')} on {o.get('last_date')}; 30-day return "
-                        f"{c.tool_claim(key, [*base, 'return_30d_pct'], o.get('return_30d_pct'), label='30-day return', suffix=' %')}; "
-                        f"annualised volatility "
-                        f"{c.tool_claim(key, [*base, 'volatility_annualised_pct'], o.get('volatility_annualised_pct'), label='volatility', suffix=' %')}; "
-                        f"max drawdown {c.tool_claim(key, [*base, 'max_drawdown_pct'], o.get('max_drawdown_pct'), label='max drawdown', suffix=' %')} "
-                        f"(source: {o.get('source')}, as of {o.get('as_of')})."
+                        f"{fig('return_30d_pct', '30-day return', suffix=' %')}; annualised volatility "
+                        f"{fig('volatility_annualised_pct', 'volatility', suffix=' %')}; max drawdown "
+                        f"{fig('max_drawdown_pct', 'max drawdown', suffix=' %')}; 52-week high "
+                        f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {sourced}"
                     )
                 else:
                     c.parts.append(
-                        f"{sym} ({o.get('name')}): last close "
-                        f"{c.tool_claim(key, [*base, 'last_close'], o.get('last_close'), label=f'{sym} last close')} "
+                        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
                         f"{o.get('currency')} on {o.get('date')}, 1-day change "
-                        f"{c.tool_claim(key, [*base, 'change_1d_pct'], o.get('change_1d_pct'), label='1-day change', suffix=' %')} "
-                        f"(source: {o.get('source')}, as of {o.get('as_of')})."
+                        f"{fig('change_1d_pct', '1-day change', suffix=' %')} {sourced}"
                     )
-                if "last_close" in o and o.get("last_close") is not None:
+                if o.get("last_close") is not None:
                     c.figures.append(
                         {
                             "label": f"{sym} last close",
@@ -555,13 +570,16 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
             for e in out.get("errors", []):
                 c.parts.append(f"[Note: {e.get('tool')}: {str(e.get('message')).replace(']', ')')}]")
         elif r["node"] == "portfolio_analyzer":
+
+            def pfig(field: str, label: str, _k: str = key, _out: dict[str, Any] = out, **kw: Any) -> str:
+                return c.tool_claim(_k, [field], _out.get(field), label=label, **kw)
+
             c.parts.append(
                 f"Portfolio {out.get('start')} to {out.get('end')}: annualised return "
-                f"{c.tool_claim(key, ['annualised_return'], out.get('annualised_return'), label='annualised return', suffix=' %', scale=100)}, "
-                f"annualised volatility "
-                f"{c.tool_claim(key, ['annualised_volatility'], out.get('annualised_volatility'), label='volatility', suffix=' %', scale=100)}, "
-                f"Sharpe {c.tool_claim(key, ['sharpe'], out.get('sharpe'), label='Sharpe')}, max drawdown "
-                f"{c.tool_claim(key, ['max_drawdown'], out.get('max_drawdown'), label='max drawdown', suffix=' %', scale=100)} "
+                f"{pfig('annualised_return', 'annualised return', suffix=' %', scale=100)}, annualised volatility "
+                f"{pfig('annualised_volatility', 'volatility', suffix=' %', scale=100)}, Sharpe "
+                f"{pfig('sharpe', 'Sharpe')}, max drawdown "
+                f"{pfig('max_drawdown', 'max drawdown', suffix=' %', scale=100)} "
                 f"(source: {out.get('source')}, as of {out.get('as_of')})."
             )
             for notice in out.get("notices", []):
@@ -619,7 +637,7 @@ def final_answer(state: ChatState) -> dict[str, Any]:
     if writer is not None:
         table = "\n".join(f"[[{x['id']}]] {x['label']} = {x['display']}" for x in c.claims)
         passages = "\n".join(f"{x['citation']}: “{x['quote']}”" for x in c.citations)
-        for attempts in (1, 2):  # one regeneration, then escalate
+        for attempts in (1, 2):  # noqa: B007 — one regeneration, then escalate; the count is reported
             try:
                 reply = writer.complete(
                     system=WRITER_SYSTEM,
@@ -660,10 +678,15 @@ def final_answer(state: ChatState) -> dict[str, Any]:
     needs_review = bool(update.get("escalation_reason")) or verification["status"] != "verified"
     if needs_review and not update.get("escalation_reason"):
         update["escalation_reason"] = "unverified figures: " + "; ".join(verification["problems"][:3])
-    record(state, "final_answer", started=started, outputs={"answer": render_text(template, c.claims),
-           "verification": verification, "attempts": attempts}, confidence=confidence,
-           note=f"verification {verification['status']}" + (f" after {attempts} LLM draft(s)" if attempts else ""),
-           **_llm_fields(reply))  # fmt: skip
+    record(
+        state,
+        "final_answer",
+        started=started,
+        outputs={"answer": render_text(template, c.claims), "verification": verification, "attempts": attempts},
+        confidence=confidence,
+        note=f"verification {verification['status']}" + (f" after {attempts} LLM draft(s)" if attempts else ""),
+        **_llm_fields(reply),
+    )
     return {
         **update,
         "answer": template,
@@ -728,7 +751,8 @@ def human_review(state: ChatState) -> dict[str, Any]:
     elif outcome == "approve":
         text = draft
     else:
-        text = f"A reviewer ({reviewer}) did not release an answer ({outcome}): {decision.get('reason') or 'no reason given'}."
+        reason = decision.get("reason") or "no reason given"
+        text = f"A reviewer ({reviewer}) did not release an answer ({outcome}): {reason}."
     record(state, "human_review", started=started, outputs={"decision": decision}, note=f"{outcome} by {reviewer}")
     return {
         "answer": text,
@@ -748,7 +772,9 @@ def _persist(state: ChatState, *, status: str, finished: bool = True, **extra: A
     from research.chat_models import TraceStep, Turn
 
     turn = Turn.objects.get(pk=state["turn_id"])
-    totals = TraceStep.objects.filter(turn=turn).aggregate(i=Sum("input_tokens"), o=Sum("output_tokens"), c=Sum("cost_usd"))
+    totals = TraceStep.objects.filter(turn=turn).aggregate(
+        i=Sum("input_tokens"), o=Sum("output_tokens"), c=Sum("cost_usd")
+    )
     now = timezone.now()
     fields: dict[str, Any] = {
         "status": status,

@@ -135,8 +135,8 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
     tickers = find_tickers(q)
     weights = PORTFOLIO_RE.findall(q)
     if "portfolio" in q.lower() and len(weights) >= 2:
-        holdings = [(float(w), find_tickers(name)) for w, name in weights]
-        holdings = [(w, t[0]) for w, t in holdings if t]
+        named = [(float(w), find_tickers(name)) for w, name in weights]
+        holdings = [(w, t[0]) for w, t in named if t]
         if len(holdings) >= 2:
             return "portfolio", {
                 "portfolio_analyzer": {"tickers": [t for _, t in holdings], "weights": [w / 100 for w, _ in holdings]}

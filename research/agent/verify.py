@@ -68,23 +68,23 @@ def _decimal_arithmetic(expression: str) -> Decimal:
         return tokens[index - 1]
 
     def atom() -> Decimal:
-        token = take()
-        if token == "(":
+        tok = take()
+        if tok == "(":
             value = additive()
             if take() != ")":
                 raise InvalidOperation("unbalanced")
             return value
-        if token in {"-", "+"}:
+        if tok in {"-", "+"}:
             value = power()
-            return -value if token == "-" else value
-        return Decimal(token)
+            return -value if tok == "-" else value
+        return Decimal(tok)
 
     def power() -> Decimal:
         base = atom()
         if peek() == "**":
             take()
             exponent = power()  # right-associative
-            return base ** exponent
+            return base**exponent
         return base
 
     def multiplicative() -> Decimal:

@@ -26,13 +26,27 @@ def mpc_corpus(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[st
         app.conf.task_always_eager = True
         try:
             docs = {
-                "june": ingest(owner, "reserve_bank_of_india_05-06-2024.pdf", (MPC / "reserve_bank_of_india_05-06-2024.pdf").read_bytes(),
-                               title="RBI MPC Minutes, June 2024", issuer="Reserve Bank of India", doc_type="mpc_minutes",
-                               doc_date=dt.date(2024, 6, 21), tags=["rbi", "monetary-policy"]),
-                "august": ingest(owner, "reserve_bank_of_india_06-08-2024.pdf", (MPC / "reserve_bank_of_india_06-08-2024.pdf").read_bytes(),
-                                 title="RBI MPC Minutes, August 2024", issuer="Reserve Bank of India", doc_type="mpc_minutes",
-                                 doc_date=dt.date(2024, 8, 22), tags=["rbi", "monetary-policy"]),
-            }  # fmt: skip
+                "june": ingest(
+                    owner,
+                    "reserve_bank_of_india_05-06-2024.pdf",
+                    (MPC / "reserve_bank_of_india_05-06-2024.pdf").read_bytes(),
+                    title="RBI MPC Minutes, June 2024",
+                    issuer="Reserve Bank of India",
+                    doc_type="mpc_minutes",
+                    doc_date=dt.date(2024, 6, 21),
+                    tags=["rbi", "monetary-policy"],
+                ),
+                "august": ingest(
+                    owner,
+                    "reserve_bank_of_india_06-08-2024.pdf",
+                    (MPC / "reserve_bank_of_india_06-08-2024.pdf").read_bytes(),
+                    title="RBI MPC Minutes, August 2024",
+                    issuer="Reserve Bank of India",
+                    doc_type="mpc_minutes",
+                    doc_date=dt.date(2024, 8, 22),
+                    tags=["rbi", "monetary-policy"],
+                ),
+            }
         finally:
             app.conf.task_always_eager = eager
         yield docs

@@ -70,7 +70,9 @@ def test_other_users_conversations_are_404_and_anonymous_is_refused(analyst: Any
     assert other.get(f"/api/v1/trace/{first['conversation_id']}").status_code == 404
     assert other.get(f"/api/v1/chat/turns/{first['id']}").status_code == 404
     follow = other.post(
-        "/api/v1/chat", {"question": "and?", "conversation_id": first["conversation_id"]}, content_type="application/json"
+        "/api/v1/chat",
+        {"question": "and?", "conversation_id": first["conversation_id"]},
+        content_type="application/json",
     )
     assert follow.status_code == 404
     assert Client().post("/api/v1/chat", {"question": "hi"}, content_type="application/json").status_code in {401, 403}
@@ -80,7 +82,9 @@ def test_one_active_turn_per_conversation_and_cancel(analyst: Any) -> None:
     api = client_for(analyst)
     first = api.post("/api/v1/chat", {"question": "What is 2+2?"}, content_type="application/json").json()
     again = api.post(
-        "/api/v1/chat", {"question": "And 3+3?", "conversation_id": first["conversation_id"]}, content_type="application/json"
+        "/api/v1/chat",
+        {"question": "And 3+3?", "conversation_id": first["conversation_id"]},
+        content_type="application/json",
     )
     assert again.status_code == 400 and "Wait for the current answer" in str(again.json())
     cancelled = api.post(f"/api/v1/chat/turns/{first['id']}/cancel")

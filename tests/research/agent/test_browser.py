@@ -24,9 +24,16 @@ def test_ask_watch_steps_open_trace_and_follow_citation(
     first_page = pypdf.PdfReader(str(MPC_AUG_2024)).pages[0].extract_text()
     app.conf.task_always_eager = True
     try:
-        ingest(analyst, "mpc-aug-2024-p1.txt", first_page.encode(), title="RBI MPC Minutes, August 2024",
-               issuer="Reserve Bank of India", doc_type="mpc_minutes", doc_date=dt.date(2024, 8, 22),
-               tags=["rbi"])  # fmt: skip
+        ingest(
+            analyst,
+            "mpc-aug-2024-p1.txt",
+            first_page.encode(),
+            title="RBI MPC Minutes, August 2024",
+            issuer="Reserve Bank of India",
+            doc_type="mpc_minutes",
+            doc_date=dt.date(2024, 8, 22),
+            tags=["rbi"],
+        )
     finally:
         app.conf.task_always_eager = False
 

@@ -38,13 +38,17 @@ def test_rule_plans_carry_the_right_arguments() -> None:
         "cagr",
         {"financial_calculator": {"expression": "cagr(100, 180, 5)"}},
     )
-    rule, plan = plan_rules("Analyse a portfolio of 40% INFY, 30% TCS and 30% HDFCBANK") or ("", {})
+    _, plan = plan_rules("Analyse a portfolio of 40% INFY, 30% TCS and 30% HDFCBANK") or ("", {})
     assert plan["portfolio_analyzer"] == {"tickers": ["INFY.NS", "TCS.NS", "HDFCBANK.NS"], "weights": [0.4, 0.3, 0.3]}
-    rule, plan = plan_rules("Compare TCS and INFY") or ("", {})
+    _, plan = plan_rules("Compare TCS and INFY") or ("", {})
     assert [c["ticker"] for c in plan["market_data"]["calls"]] == ["TCS.NS", "INFY.NS"]
-    rule, plan = plan_rules("What policy repo rate did the MPC decide at its August 2024 meeting?") or ("", {})
-    assert plan["rag_search"]["filters"] == {"date_from": "2024-08-01", "date_to": "2024-09-30", "doc_types": ["mpc_minutes"]}
-    rule, plan = plan_rules("What is the repo rate in August 2024 and what is the price of INFY?") or ("", {})
+    _, plan = plan_rules("What policy repo rate did the MPC decide at its August 2024 meeting?") or ("", {})
+    assert plan["rag_search"]["filters"] == {
+        "date_from": "2024-08-01",
+        "date_to": "2024-09-30",
+        "doc_types": ["mpc_minutes"],
+    }
+    _, plan = plan_rules("What is the repo rate in August 2024 and what is the price of INFY?") or ("", {})
     assert set(plan) == {"rag_search", "market_data"}  # one parallel superstep
 
 
@@ -59,12 +63,20 @@ def test_previous_meeting_follows_the_bimonthly_calendar() -> None:
 
 
 def _turn(resolved: str, figures: list[dict[str, Any]] | None = None, subjects: list[str] | None = None) -> dict:
-    return {"question": resolved, "resolved": resolved, "answer": "", "figures": figures or [], "subjects": subjects or []}
+    return {
+        "question": resolved,
+        "resolved": resolved,
+        "answer": "",
+        "figures": figures or [],
+        "subjects": subjects or [],
+    }
 
 
 def test_follow_ups_resolve_by_rules() -> None:
-    first = _turn("What policy repo rate did the MPC decide at its August 2024 meeting?",
-                  [{"label": "policy repo rate", "value": "6.50", "period": "2024-08"}])  # fmt: skip
+    first = _turn(
+        "What policy repo rate did the MPC decide at its August 2024 meeting?",
+        [{"label": "policy repo rate", "value": "6.50", "period": "2024-08"}],
+    )
     resolved, rule = resolve("and at the previous meeting?", [first])
     assert rule == "previous_meeting" and "June 2024" in resolved
     second = _turn(resolved, [{"label": "policy repo rate", "value": "6.25", "period": "2024-06"}])

@@ -22,7 +22,9 @@ pytestmark = [pytest.mark.timeout(180)]
 def new_turn(user: Any, question: str) -> Turn:
     """A queued turn without the on-commit enqueue (these tests run it themselves)."""
     conversation = Conversation.objects.create(owner=user, title=question[:100])
-    return Turn.objects.create(conversation=conversation, index=1, question=question, thread_id=f"chat-{conversation.pk}-1")
+    return Turn.objects.create(
+        conversation=conversation, index=1, question=question, thread_id=f"chat-{conversation.pk}-1"
+    )
 
 
 def wait_for(turn_id: int, statuses: set[str], timeout: float = 60) -> Turn:
@@ -49,7 +51,9 @@ def test_independent_tools_run_in_the_same_superstep(transactional_db: Any, anal
     assert {"financial_calculator", "market_data"} <= set(nodes)
     assert nodes.count("guardrail_check") == 1  # both tools joined before one check
     with checkpointer() as saver:
-        history = list(build_graph(checkpointer=saver).get_state_history({"configurable": {"thread_id": turn.thread_id}}))
+        history = list(
+            build_graph(checkpointer=saver).get_state_history({"configurable": {"thread_id": turn.thread_id}})
+        )
     assert any(set(h.next) == {"financial_calculator", "market_data"} for h in history)
     final = history[0].values
     assert sorted(r["node"] for r in final["results"]) == ["financial_calculator", "market_data"]  # reducer kept both
@@ -62,6 +66,7 @@ def test_cancel_a_running_turn(transactional_db: Any, analyst: Any) -> None:
         claude.delay = 1.0  # the planner's model call is slow: the user cancels meanwhile
         claude.default = (200, anthropic_tool_use("calculate_financial_metric", {"expression": "1+2"}))
         turn = new_turn(analyst, "Which themes should our team watch this quarter?")
+
         def run() -> None:
             try:
                 chat_turn_run(turn_id=turn.pk)
@@ -97,9 +102,11 @@ def test_escalation_decision_resumes_in_the_worker(celery_worker: Any, analyst: 
     assert turn.status == "escalated", turn.error
     assert turn.review_task_id
     review_task_decide(
-        user=reviewer, task_id=turn.review_task_id, outcome="edit",
+        user=reviewer,
+        task_id=turn.review_task_id,
+        outcome="edit",
         edited={"answer": "The minutes do not discuss tariffs; see the August 2024 statement."},
-    )  # fmt: skip
+    )
     turn = wait_for(turn.pk, {"done", "failed"})
     assert turn.status == "done"
     assert turn.answered_by == "reviewer"
