@@ -49,7 +49,7 @@ mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
 
 # Tests start their own embedded Postgres and Redis under var/test (never the demo's data).
 pytest: install chromium mcp-clients
-	ALPHADESK_VAR_DIR=$(CURDIR)/var/test $(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)  # env: tests/pytest_env.py
 
 test: lint pytest
 

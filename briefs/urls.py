@@ -6,4 +6,8 @@ app_name = "briefs"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("watchlists/<int:watchlist_id>/", views.watchlist_detail, name="watchlist"),
+    path("watchlists/<int:watchlist_id>/run/", views.run_start, name="run-start"),
+    path("runs/<int:run_id>/", views.run_detail, name="run"),
+    path("<int:brief_id>/", views.brief_detail, name="brief"),
 ]

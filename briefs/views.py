@@ -1,11 +1,79 @@
+"""Brief pages (thin: services and selectors do the work)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from briefs import selectors, services
+from briefs.models import BriefRun
 from core.roles import area_required
 
 
 @area_required("briefs")
 @require_http_methods(["GET"])
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "briefs/index.html")
+    watchlists = selectors.watchlist_list(user=request.user)
+    briefs = selectors.brief_list(user=request.user)[:20]
+    return render(request, "briefs/index.html", {"watchlists": watchlists, "briefs": briefs})
+
+
+def _watchlist_context(request: HttpRequest, watchlist_id: int) -> dict[str, object]:
+    watchlist = selectors.watchlist_get(user=request.user, watchlist_id=watchlist_id)
+    return {
+        "watchlist": watchlist,
+        "runs": selectors.run_list(user=request.user, watchlist_id=watchlist.pk)[:30],
+        "briefs": selectors.brief_list(user=request.user, watchlist_id=watchlist.pk)[:30],
+    }
+
+
+@area_required("briefs")
+@require_http_methods(["GET"])
+def watchlist_detail(request: HttpRequest, watchlist_id: int) -> HttpResponse:
+    return render(request, "briefs/watchlist.html", _watchlist_context(request, watchlist_id))
+
+
+@area_required("briefs")
+@require_http_methods(["POST"])
+def run_start(request: HttpRequest, watchlist_id: int) -> HttpResponse:
+    try:
+        run = services.brief_run_start(user=request.user, watchlist_id=watchlist_id, trigger=BriefRun.Trigger.BUTTON)
+    except services.RunAlreadyActive as exc:
+        context = {**_watchlist_context(request, watchlist_id), "error": str(exc), "active_run": exc.run}
+        return render(request, "briefs/watchlist.html", context, status=409)
+    except (ValidationError, PermissionDenied) as exc:
+        message = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(exc)
+        context = {**_watchlist_context(request, watchlist_id), "error": message}
+        return render(
+            request, "briefs/watchlist.html", context, status=400 if isinstance(exc, ValidationError) else 403
+        )
+    return redirect("briefs:run", run_id=run.pk)
+
+
+@area_required("briefs")
+@require_http_methods(["GET"])
+def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = selectors.run_get(user=request.user, run_id=run_id)
+    context = {"run": run, "steps": run.steps.all(), "brief": getattr(run, "brief", None)}
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "components/_brief_run_progress.html", context)
+    return render(request, "briefs/run.html", context)
+
+
+@area_required("briefs")
+@require_http_methods(["GET"])
+def brief_detail(request: HttpRequest, brief_id: int) -> HttpResponse:
+    brief = selectors.brief_get(user=request.user, brief_id=brief_id)
+    previous, diff = selectors.brief_diff(brief=brief)
+    checks = {c["id"]: c for c in brief.verification.get("checks", [])}
+    claims = [{**c, **{"check": checks.get(c["id"], {})}} for c in brief.claims]
+    context = {
+        "brief": brief,
+        "claims": claims,
+        "previous": previous,
+        "diff": diff,
+        "delivery": getattr(brief, "delivery", None),
+    }
+    return render(request, "briefs/brief.html", context)

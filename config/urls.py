@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("portfolios.api_urls")),  # --- portfolios ---
     path("research/", include("research.api_urls")),  # --- research ---
     path("", include("research.chat_api_urls")),  # --- research agent (chat) ---
+    path("", include("briefs.api_urls")),  # --- briefs ---
 ]
 
 urlpatterns = [

@@ -83,8 +83,10 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
                 f"The weights add up to {total:.6g}; they must add up to 1 (within 1e-6), "
                 "or ask for them to be normalised.",
             )
-        weights = [w / total for w in weights]
         notices.append(f"The weights added up to {total:.6g}; they were normalised to add up to 1.")
+    # Within the tolerance the rescaling is silent (it moves no weight by more than 1e-6) and makes
+    # the stored weights add up to 1 exactly.
+    weights = [min(w / total, 1.0) for w in weights]
     return CleanHoldings(symbols, weights, notices)
 
 

@@ -63,6 +63,9 @@ def _clean_benchmark(benchmark: str) -> str:
 
 
 def _unique_name(exc: IntegrityError) -> ValidationError:
+    """The one integrity error users can cause (validation runs first): a duplicate name."""
+    if "unique_owner_name" not in str(exc):
+        raise exc
     return ValidationError({"name": "You already have one with this name."})
 
 

@@ -1,4 +1,4 @@
-"""Research tools for the shared registry (agents and MCP); the calculator lives in research/calculator.py."""
+"""Research tools for the shared registry (agents and MCP)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from pydantic import BaseModel, Field, field_validator
 
 from core.roles import can_access
 from core.tools import ToolFailure, tool
-from research.agent.extra_tools import document_comparator, web_search  # --- research agent ---
-from research.calculator import calculate_financial_metric
+from research.agent.extra_tools import document_comparator, web_search  # noqa: F401  (--- research agent ---)
+from research.calculator import calculate_financial_metric  # noqa: F401  (registers the calculator tool)
 from research.retrieval.search import SearchFilters
 from research.selectors import passage_search
-
-__all__ = ["calculate_financial_metric", "document_comparator", "search_financial_documents", "web_search"]
 
 
 class SearchDocumentsInput(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -55,6 +56,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         documents=document_list(user=request.user)[:200],
         upload_form=UploadForm(),
         facets=document_facets(user=request.user),
+        max_upload_mb=round(settings.RESEARCH_MAX_UPLOAD_BYTES / 1024 / 1024),
     )
     return render(request, "research/index.html", context)
 
@@ -99,6 +101,7 @@ def _library_response(request: HttpRequest, *, status: int) -> HttpResponse:
         documents=document_list(user=request.user)[:200],
         upload_form=UploadForm(),
         facets=document_facets(user=request.user),
+        max_upload_mb=round(settings.RESEARCH_MAX_UPLOAD_BYTES / 1024 / 1024),
     )
     return render(request, "research/index.html", context, status=status)
 

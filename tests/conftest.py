@@ -14,11 +14,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-os.environ.setdefault("ALPHADESK_VAR_DIR", str(ROOT / "var" / "test"))
-# Playwright's sync API runs an event loop in the test thread; Django's ORM is safe here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
+# Environment for the whole run: tests/pytest_env.py (loaded before Django's settings).
 ARTIFACTS = ROOT / "test-artifacts"
 TEST_PASSWORD = "correct-horse-battery-staple-42"
 

@@ -72,6 +72,14 @@ class Bm25Index:
         data = idf[cols] * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * lengths[rows] / avgdl)))
         self.matrix = sparse.csc_matrix((data, (rows, cols)), shape=(n, vocab_size))
 
+    def _doc_mask(self, allowed_doc_ids: Sequence[int]) -> np.ndarray:
+        """A boolean lookup table indexed by document id."""
+        size = int(self.doc_ids.max()) + 1 if len(self.doc_ids) else 1
+        mask = np.zeros(size, dtype=bool)
+        allowed = np.asarray(allowed_doc_ids, dtype=np.int64)
+        mask[allowed[(allowed >= 0) & (allowed < size)]] = True
+        return mask
+
     def __len__(self) -> int:
         return len(self.ids)
 
@@ -102,10 +110,12 @@ class Bm25Index:
             return []
         sub = self.matrix[:, cols]
         scores = np.asarray(sub @ weights).ravel()
-        candidates = np.unique(sub.indices)  # rows with at least one query term
+        # Linear-time masks (no sorting): rows holding a query term, then the allowed documents.
+        matched = np.zeros(len(self), dtype=bool)
+        matched[sub.indices] = True
         if allowed_doc_ids is not None:
-            allowed = np.asarray(allowed_doc_ids, dtype=np.int64)
-            candidates = candidates[np.isin(self.doc_ids[candidates], allowed)]
+            matched &= self._doc_mask(allowed_doc_ids)[self.doc_ids]
+        candidates = np.flatnonzero(matched)
         if candidates.size == 0:
             return []
         if candidates.size > k:

@@ -96,13 +96,15 @@ def hybrid_search(
     allowed = allowed_document_ids(user=user, filters=filters)
     if not allowed or not query.strip():
         return []
-    depth = max(settings.RESEARCH_CANDIDATES, top_k)
+    # A single retriever returns top_k; in hybrid mode each contributes its configured depth.
+    bm25_depth = settings.RESEARCH_BM25_CANDIDATES if mode == "hybrid" else top_k
+    vector_depth = max(settings.RESEARCH_VECTOR_CANDIDATES, top_k) if mode == "hybrid" else top_k
     lists: dict[str, list[tuple[int, float]]] = {}
     if mode in ("hybrid", "bm25"):
-        lists["bm25"] = process_index.get().top(query, depth, allowed)
+        lists["bm25"] = process_index.get().top(query, bm25_depth, allowed)
     if mode in ("hybrid", "vector"):
         vector = get_embedder().embed([query])[0]
-        lists["vector"] = vector_top(vector, depth, allowed)
+        lists["vector"] = vector_top(vector, vector_depth, allowed)
     raw = {name: dict(hits) for name, hits in lists.items()}
     fused = rrf(
         {name: [cid for cid, _ in hits] for name, hits in lists.items()},

@@ -122,3 +122,46 @@ def test_oversized_request_is_413(mcp_url: str, mcp_token: str) -> None:
     huge = {**INIT, "params": {**INIT["params"], "padding": "x" * 300_000}}  # type: ignore[dict-item]
     response = _post(mcp_url, {"Authorization": f"Bearer {mcp_token}"}, huge)
     assert response.status_code == 413
+
+
+def test_user_a_cannot_read_user_bs_portfolio_through_any_tool(mcp_url: str, mcp_token: str, make_user: Any) -> None:
+    from portfolios.services import portfolio_create
+
+    owner_b = make_user("analyst")
+    private, _ = portfolio_create(
+        user=owner_b, name="B private", holdings=[("TCS.NS", 0.5), ("SBIN.NS", 0.5)], shared_with_team=False
+    )
+    shared, _ = portfolio_create(
+        user=owner_b, name="B shared", holdings=[("INFY.NS", 0.5), ("ICICIBANK.NS", 0.5)], shared_with_team=True
+    )
+    portfolio_tools = [
+        name for name, spec in mcp_whitelist().items() if "portfolio_id" in spec.input_schema()["properties"]
+    ]
+    assert portfolio_tools == ["analyze_portfolio"]
+
+    async def body(client: Client) -> Any:
+        hidden = await client.call_tool("analyze_portfolio", {"portfolio_id": private.pk})
+        visible = await client.call_tool("analyze_portfolio", {"portfolio_id": shared.pk})
+        return hidden, visible
+
+    hidden, visible = _with_client(mcp_url, mcp_token, body)
+    assert hidden.is_error
+    text = hidden.content[0].text
+    assert "TCS" not in text and "SBIN" not in text and "B private" not in text
+    assert not visible.is_error
+    assert visible.structured_content is not None
+    assert {a["symbol"] for a in visible.structured_content["assets"]} == {"INFY.NS", "ICICIBANK.NS"}
+
+
+def test_market_tools_over_http_valid_and_unknown_ticker(mcp_url: str, mcp_token: str) -> None:
+    async def body(client: Client) -> Any:
+        ok = await client.call_tool("compute_metrics", {"ticker": "reliance"})
+        unknown = await client.call_tool("compute_metrics", {"ticker": "NOSUCHCO"})
+        garbage = await client.call_tool("get_stock_quote", {"ticker": "DROP TABLE;"})
+        return ok, unknown, garbage
+
+    ok, unknown, garbage = _with_client(mcp_url, mcp_token, body)
+    assert not ok.is_error and ok.structured_content is not None
+    assert ok.structured_content["symbol"] == "RELIANCE.NS" and ok.structured_content["source"] == "snapshot"
+    assert unknown.is_error and "[unknown_ticker]" in unknown.content[0].text
+    assert garbage.is_error and "Traceback" not in garbage.content[0].text

@@ -97,6 +97,6 @@ def yfinance_settings(settings: Any, tmp_path: Path) -> Any:
     yf.set_tz_cache_location(str(tmp_path / "yf-cache"))
     settings.MARKET_DATA_PROVIDER = "yfinance"
     settings.YFINANCE_RETRIES = 2
-    settings.YFINANCE_TIMEOUT_SECONDS = 2.0
+    settings.YFINANCE_TIMEOUT_SECONDS = 10.0  # generous: the machine is shared and busy
     settings.YFINANCE_MAX_REQUESTS_PER_MINUTE = 10_000
     return settings

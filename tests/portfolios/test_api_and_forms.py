@@ -218,3 +218,16 @@ def test_openapi_schema_documents_market_and_portfolio_endpoints(tmp_path: Any) 
     } <= set(schema["paths"])  # fmt: skip
     quote = schema["paths"]["/api/v1/market/quote/{symbol}"]["get"]["responses"]["200"]["content"]["application/json"]
     assert {"source", "as_of", "last_close"} <= set(quote["schema"]["properties"])
+
+
+def test_duplicate_name_and_weights_within_tolerance(analyst: Any) -> None:
+    client = login(analyst)
+    body = {
+        "name": "Tol",
+        "holdings": [{"ticker": "INFY", "weight": 0.5000004}, {"ticker": "TCS", "weight": 0.5000004}],
+    }
+    created = client.post("/api/v1/portfolios", body, content_type="application/json")
+    assert created.status_code == 201 and created.json()["notices"] == []
+    assert sum(h["weight"] for h in created.json()["holdings"]) == pytest.approx(1.0, abs=1e-15)
+    again = client.post("/api/v1/portfolios", body, content_type="application/json")
+    assert again.status_code == 400 and "already have one" in str(again.json()["name"])

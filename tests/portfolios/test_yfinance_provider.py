@@ -17,7 +17,7 @@ from portfolios.providers.yfinance_provider import YFinanceProvider
 
 
 def test_history_and_fundamentals_parse_recorded_responses(yahoo_replay: Any, yfinance_settings: Any) -> None:
-    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=0)
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=10, retries=0)
     history = provider.history("AAPL", start=dt.date(2020, 8, 31))
     assert history.source == "yfinance"
     assert len(history.bars) >= 40
@@ -62,7 +62,7 @@ def test_unknown_ticker_from_yahoo_is_structured(yahoo_replay: Any, yfinance_set
 
 @pytest.mark.django_db
 def test_retries_after_429(yahoo_replay: Any, yfinance_settings: Any) -> None:
-    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=3, backoff=0.01)
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=10, retries=3, backoff=0.01)
     # yfinance itself retries a 4xx once with its other cookie strategy, then raises YFRateLimitError;
     # our backoff loop retries that.
     yahoo_replay.fail_next = [429, 429, 429, 429]
@@ -87,7 +87,7 @@ def test_shared_rate_limit_refuses_politely(yahoo_replay: Any, yfinance_settings
     cache.clear()
     yfinance_settings.YFINANCE_MAX_REQUESTS_PER_MINUTE = 3
     yfinance_settings.YFINANCE_MAX_RATE_WAIT_SECONDS = 0
-    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=0)
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=10, retries=0)
     with pytest.raises(MarketDataError) as raised:
         for _ in range(5):
             provider.fundamentals("AAPL")
@@ -98,12 +98,12 @@ def test_shared_rate_limit_refuses_politely(yahoo_replay: Any, yfinance_settings
 
 
 def test_retries_after_5xx(yahoo_replay: Any, yfinance_settings: Any) -> None:
-    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=3, backoff=0.01)
+    provider = YFinanceProvider(base_url=yahoo_replay.url, timeout=10, retries=3, backoff=0.01)
     yahoo_replay.fail_next = [503, 503, 502, 502]
     assert provider.fundamentals("AAPL").sector == "Technology"
     assert yahoo_replay.fail_next == []
     # Past the retry budget the failure is provider_unavailable, not an exception.
-    stubborn = YFinanceProvider(base_url=yahoo_replay.url, timeout=2, retries=1, backoff=0.01)
+    stubborn = YFinanceProvider(base_url=yahoo_replay.url, timeout=10, retries=1, backoff=0.01)
     yahoo_replay.fail_next = [503] * 8
     with pytest.raises(MarketDataError) as raised:
         stubborn.fundamentals("AAPL")

@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from core.tools import call_tool, mcp_whitelist
@@ -41,7 +42,8 @@ def test_results_carry_per_retriever_ranks_and_scores(corpus: Corpus, analyst: A
     assert passages == sorted(passages, key=lambda p: -p.score)
     top = passages[0]
     assert set(top.ranks) <= {"bm25", "vector"} and top.ranks
-    expected = sum(1 / (60 + rank) for rank in top.ranks.values())
+    weights, k = settings.RESEARCH_RRF_WEIGHTS, settings.RESEARCH_RRF_K
+    expected = sum(weights[name] / (k + rank) for name, rank in top.ranks.items())
     assert top.score == pytest.approx(expected)
     assert all(0 < p.scores.get("vector", 0.5) <= 1 for p in passages)
 
@@ -144,3 +146,10 @@ def test_search_page_highlights_cites_and_opens_the_page(corpus: Corpus, analyst
     assert viewer.status_code == 200
     assert f'id="chunk-{passage.chunk.pk}"' in body and "chunk target" in body
     assert f'data-page-label="{passage.chunk.page_label}"' in body
+
+
+def test_research_api_is_in_the_openapi_schema(analyst: Any) -> None:
+    paths = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()["paths"]
+    assert {"/api/v1/research/documents", "/api/v1/research/documents/{document_id}", "/api/v1/research/search"} <= set(
+        paths
+    )

@@ -1,10 +1,12 @@
 """Split the RBI Annual Report 2023-24 text (one block per PDF page) into form-feed pages, each
 starting with its printed page number; the running header fused to that number is dropped."""
+
 import re
 import sys
 
 src, dst = sys.argv[1], sys.argv[2]
-blocks = open(src).read().split("\n\n")
+with open(src) as fh:
+    blocks = fh.read().split("\n\n")
 pages, missing = [], []
 
 
@@ -36,5 +38,6 @@ for i, block in enumerate(blocks):
         label = m.group(1)
         body = s[len(label) :]
     pages.append(label + "\n" + body.strip("\n"))
-open(dst, "w").write("\f".join(pages) + "\n")
+with open(dst, "w") as fh:
+    fh.write("\f".join(pages) + "\n")
 print(len(pages), "pages; header not found on blocks", missing)

@@ -1,0 +1,131 @@
+"""What the graph's nodes persist: steps, progress, the brief, the review task, the ending.
+
+Imported lazily by the nodes (never at graph import time). Every write is idempotent because
+nodes before an ``interrupt()`` run again when a run resumes."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from briefs.models import BriefRun, BriefStep
+from core.tools import ToolError, ToolOutcome, call_tool
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    outcome: ToolOutcome
+    call_id: str
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome.ok
+
+    @property
+    def error(self) -> ToolError | None:
+        return self.outcome.error
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.outcome.as_dict()
+
+
+def acting_user(user_id: int) -> Any:
+    return get_user_model().objects.get(pk=user_id)
+
+
+def step(
+    run_id: int,
+    node: str,
+    *,
+    tool: str = "",
+    call_id: str = "",
+    inputs: dict[str, Any] | None = None,
+    outputs: dict[str, Any] | None = None,
+    error: str = "",
+    latency_ms: float = 0.0,
+    tokens: int = 0,
+    cost_usd: float = 0.0,
+) -> None:
+    BriefStep.objects.create(
+        run_id=run_id,
+        node=node,
+        tool=tool,
+        call_id=call_id,
+        inputs=inputs or {},
+        outputs=outputs or {},
+        error=error[:500],
+        latency_ms=round(latency_ms, 3),
+        tokens=tokens,
+        cost_usd=cost_usd,
+    )
+
+
+def _summary(name: str, out: dict[str, Any]) -> dict[str, Any]:
+    """What the step log keeps of a tool output: enough to audit, not the whole series."""
+    if name == "get_price_history":
+        bars = out.get("bars", [])
+        return {
+            "symbol": out.get("symbol"),
+            "bars": len(bars),
+            "first": bars[0]["date"] if bars else None,
+            "last": bars[-1]["date"] if bars else None,
+            "source": out.get("source"),
+            "as_of": out.get("as_of"),
+        }
+    if name == "fetch_rss_news":
+        return {
+            **{k: v for k, v in out.items() if k != "items"},
+            "headlines": [i["title"] for i in out.get("items", [])],
+        }
+    return out
+
+
+def tool_step(run_id: int, node: str, name: str, args: dict[str, Any], user: Any) -> StepOutcome:
+    """Call a registry tool as ``user`` and record the step."""
+    call_id = uuid.uuid4().hex[:12]
+    outcome = call_tool(name, args, user=user)
+    step(
+        run_id,
+        node,
+        tool=name,
+        call_id=call_id,
+        inputs=args,
+        outputs=_summary(name, outcome.as_dict()) if outcome.ok else {},
+        error=f"{outcome.error.error}: {outcome.error.message}" if outcome.error else "",
+        latency_ms=outcome.latency_ms,
+    )
+    return StepOutcome(outcome, call_id)
+
+
+def run_progress(run_id: int, *, iterations: int, tokens: int, cost_usd: float) -> None:
+    BriefRun.objects.filter(pk=run_id).update(
+        iterations=iterations, tokens=tokens, cost_usd=Decimal(str(round(cost_usd, 6)))
+    )
+
+
+def brief_open_for_review(state: Any, rnd: int) -> tuple[int, int]:
+    from briefs import services
+
+    return services.brief_open_for_review(state=state, gate_round=rnd)
+
+
+def brief_deliver(state: Any) -> None:
+    from briefs import services
+
+    services.brief_deliver(run_id=state["run_id"], brief_id=state["brief_id"])
+
+
+def run_finish(state: Any) -> None:
+    from briefs import services
+
+    services.run_finish(state=state)
+
+
+def brief_decision(brief_id: int, decision: dict[str, Any], draft: dict[str, Any] | None) -> None:
+    from briefs import services
+
+    services.brief_record_decision(brief_id=brief_id, decision=decision, draft=draft)

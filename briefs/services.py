@@ -1,0 +1,336 @@
+"""Writes for morning briefs: start a run, execute it, open its review, deliver it, end it."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+import nh3
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from briefs.claims import BriefDraft, Claim, format_value, render_html, render_text, to_markup
+from briefs.models import Brief, BriefDelivery, BriefRun
+from core.roles import ADMIN, ANALYST, has_role
+from portfolios.models import Watchlist
+from reviews.services import audit_record, review_task_request
+
+logger = logging.getLogger(__name__)
+GRAPH_NAME = "morning_brief"
+
+
+class RunAlreadyActive(Exception):
+    """A watchlist already has a queued, running or awaiting-review run."""
+
+    def __init__(self, run: BriefRun | None) -> None:
+        self.run = run
+        what = f"run #{run.pk} is {run.get_status_display().lower()}" if run else "a run is already active"
+        super().__init__(f"A brief for this watchlist is already in progress ({what}). Wait for it to finish.")
+
+
+def _active_run(watchlist_id: int) -> BriefRun | None:
+    return BriefRun.objects.filter(watchlist_id=watchlist_id, status__in=BriefRun.ACTIVE).first()
+
+
+def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Trigger.BUTTON) -> BriefRun:
+    """Queue a run for a watchlist the user may see. One active run per watchlist is enforced by
+    the partial unique index: concurrent starts get :class:`RunAlreadyActive`, never a second run."""
+    from portfolios.selectors import watchlist_get
+
+    if trigger not in BriefRun.Trigger.values:
+        raise ValidationError({"trigger": "Unknown trigger."})
+    if trigger != BriefRun.Trigger.SCHEDULE and not has_role(user, ANALYST, ADMIN):
+        raise PermissionDenied("Only analysts and admins run briefs.")
+    watchlist = watchlist_get(user=user, watchlist_id=watchlist_id)  # Http404 when not visible
+    if not watchlist.tickers:
+        raise ValidationError({"watchlist": "This watchlist has no tickers; add some before running a brief."})
+    try:
+        with transaction.atomic():
+            run = BriefRun.objects.create(
+                watchlist=watchlist,
+                requested_by=user if getattr(user, "is_authenticated", False) else None,
+                trigger=trigger,
+                tickers=list(watchlist.tickers),
+            )
+            audit_record(
+                actor=user, action="brief_run.start", subject=run, after={"trigger": trigger, "tickers": run.tickers}
+            )
+            transaction.on_commit(partial(_enqueue_execute, run.pk))
+    except IntegrityError:
+        raise RunAlreadyActive(_active_run(watchlist.pk)) from None
+    return run
+
+
+def _enqueue_execute(run_id: int) -> None:
+    from briefs.tasks import brief_run_execute
+
+    brief_run_execute.delay(run_id)
+
+
+def brief_run_execute(*, run_id: int) -> str:
+    """Run the graph of a queued run until it pauses at the gate or ends. Idempotent: only a
+    queued run is claimed, so a redelivered message does nothing."""
+    from briefs.agent.graph import build_graph
+    from core.checkpoint import checkpointer
+
+    claimed = BriefRun.objects.filter(pk=run_id, status=BriefRun.Status.QUEUED).update(
+        status=BriefRun.Status.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        return "skipped"
+    run = BriefRun.objects.select_related("watchlist").get(pk=run_id)
+    state = {
+        "run_id": run.pk,
+        "user_id": run.watchlist.owner_id,  # data scope = the watchlist owner's, whoever pressed RUN
+        "watchlist_id": run.watchlist_id,
+        "watchlist_name": run.watchlist.name,
+        "tickers": list(run.tickers),
+    }
+    try:
+        with checkpointer() as saver:
+            build_graph(checkpointer=saver).invoke(state, {"configurable": {"thread_id": run.thread_id}})
+    except Exception as exc:
+        BriefRun.objects.filter(pk=run_id).update(
+            status=BriefRun.Status.FAILED, finished_at=timezone.now(), note=repr(exc)[:500]
+        )
+        audit_record(actor=None, action="brief_run.failed", subject=run, after={"error": repr(exc)[:300]})
+        raise
+    return str(BriefRun.objects.values_list("status", flat=True).get(pk=run_id))
+
+
+# --- review ------------------------------------------------------------------------------------
+def _claims_payload(claims: list[Claim], verification: dict[str, Any]) -> list[dict[str, Any]]:
+    checks = {c["id"]: c for c in verification.get("checks", [])}
+    rows = []
+    for claim in claims:
+        check = checks.get(claim.id, {})
+        again = check.get("recomputed")
+        rows.append(
+            {
+                "id": claim.id,
+                "ticker": claim.ticker,
+                "metric": claim.metric,
+                "value": format_value(claim),
+                "raw_value": claim.value,
+                "recomputed": format_value(claim.model_copy(update={"value": again})) if again is not None else None,
+                "raw_recomputed": again,
+                "verified": bool(check.get("verified")),
+                "as_of": claim.as_of.isoformat(),
+                "tool": claim.tool,
+                "tool_call_id": claim.tool_call_id,
+                "inputs": claim.inputs,
+                "source": f"{claim.tool}({claim.ticker}) · {claim.source} · as of {claim.as_of}",
+            }
+        )
+    return rows
+
+
+def _renderings(draft: BriefDraft, claims: list[Claim], verification: dict[str, Any]) -> tuple[str, str, set[str]]:
+    verified = {c["id"] for c in verification.get("checks", []) if c.get("verified")}
+    return render_text(draft, claims, verified), _clean_html(render_html(draft, claims, verified)), verified
+
+
+def _clean_html(markup: str) -> str:
+    """Defence in depth: the renderer escapes feed text already; nh3 keeps only what it emits."""
+    return nh3.clean(
+        markup,
+        tags={"h2", "h3", "p", "section", "ul", "li", "a", "strong", "span"},
+        attributes={"*": {"class", "title", "data-ticker", "data-claim", "data-testid"}, "a": {"href"}},
+        link_rel="noopener nofollow",
+    )
+
+
+def brief_open_for_review(*, state: dict[str, Any], gate_round: int) -> tuple[int, int]:
+    """Save (or update) the run's brief and open its review task; safe to repeat."""
+    run = BriefRun.objects.select_related("watchlist").get(pk=state["run_id"])
+    draft = BriefDraft.model_validate(state["draft"])
+    claims = [Claim.model_validate(c) for c in state.get("claims") or []]
+    verification = state.get("verification") or {}
+    text, html, _ = _renderings(draft, claims, verification)
+    as_of = max((c.as_of for c in claims), default=None)
+    errors = state.get("errors") or []
+    partial_brief = draft.partial or bool(errors)
+    with transaction.atomic():
+        brief, created = Brief.objects.update_or_create(
+            run=run,
+            defaults={
+                "watchlist": run.watchlist,
+                "title": f"{draft.title}: {run.watchlist.name}"[:200],
+                "as_of": as_of,
+                "partial": partial_brief,
+                "draft": draft.model_dump(mode="json"),
+                "claims": [c.model_dump(mode="json") for c in claims],
+                "verification": verification,
+                "body_text": text,
+                "body_html": html,
+            },
+        )
+        ok = bool(verification.get("ok"))
+        n_ok = sum(1 for c in verification.get("checks", []) if c.get("verified"))
+        summary = f"{n_ok} of {len(claims)} figures recomputed from raw bars and matched."
+        if verification.get("problems"):
+            summary += " Problems: " + "; ".join(verification["problems"][:5])
+        note = state.get("gate_note", "")
+        payload = {
+            "brief": {
+                "title": brief.title,
+                "watchlist": run.watchlist.name,
+                "as_of": as_of.isoformat() if as_of else "",
+                "source": ", ".join(sorted({c.source for c in claims})) or "—",
+                "body": text,
+                "body_html": html,
+                "partial": partial_brief,
+                "brief_id": brief.pk,
+                "run_id": run.pk,
+            },
+            "editable": {"body": to_markup(draft)},
+            "claims": _claims_payload(claims, verification),
+            "verification": {
+                "status": "verified" if ok else "failed",
+                "summary": summary + (" Escalated after one regeneration." if not ok else ""),
+            },
+            "errors": errors,
+            "note": note,
+        }
+        task = review_task_request(
+            requested_by=run.requested_by,
+            subject_owner=run.watchlist.owner,
+            kind="brief_approval",
+            title=(("ESCALATED: " if not ok else "") + brief.title + (" (partial)" if partial_brief else ""))[:200],
+            graph_name=GRAPH_NAME,
+            thread_id=run.thread_id,
+            payload=payload,
+            subject=brief,
+            priority=30 if not ok else 20,
+            request_key=f"gate-{gate_round}",
+        )
+        changed = BriefRun.objects.filter(pk=run.pk, status=BriefRun.Status.RUNNING).update(
+            status=BriefRun.Status.AWAITING_REVIEW, partial=partial_brief, errors=errors
+        )
+        if created or changed:
+            audit_record(
+                actor=None, action="brief.review_requested", subject=brief, after={"task": task.pk, "verified": ok}
+            )
+    return brief.pk, task.pk
+
+
+# --- delivery and endings ----------------------------------------------------------------------
+def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
+    """Archive the exact content and email it once to the watchlist's recipients.
+
+    Idempotent: the delivery row is unique per brief and locked; a resumed or retried run finds
+    it sent and sends nothing."""
+    with transaction.atomic():
+        brief = Brief.objects.select_for_update().select_related("watchlist", "run").get(pk=brief_id, run_id=run_id)
+        existing = BriefDelivery.objects.select_for_update().filter(brief=brief).first()
+        if existing is not None and (existing.sent_at or not existing.emailed):
+            return existing  # already sent or archived: never twice
+        # Recipients come from the watchlist at delivery time, never from anything in the brief.
+        recipients = sorted({r for r in brief.watchlist.recipients if r})
+        text, html = _email_bodies(brief)
+        subject = f"[AlphaDesk] {brief.title}" + (f" — data as of {brief.as_of}" if brief.as_of else "")
+        delivery = existing or BriefDelivery.objects.create(
+            brief=brief, recipients=recipients, subject=subject[:250], text=text, html=html
+        )
+        emailed = bool(settings.BRIEF_EMAIL_ENABLED and recipients)
+        error = "" if emailed else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
+        if emailed:
+            message = EmailMultiAlternatives(delivery.subject, delivery.text, None, delivery.recipients)
+            message.attach_alternative(delivery.html, "text/html")
+            try:
+                message.send(fail_silently=False)
+                delivery.sent_at = timezone.now()
+            except OSError as exc:  # smtplib errors are OSErrors: archive, say so, end the run
+                emailed, error = False, f"Email failed: {exc}"[:500]
+                logger.warning("brief %s email failed: %s", brief.pk, exc)
+        delivery.emailed = emailed
+        delivery.error = error
+        delivery.save()
+        Brief.objects.filter(pk=brief.pk).update(status=Brief.Status.APPROVED)
+        if emailed:
+            status, note = BriefRun.Status.DELIVERED, f"Emailed to {len(recipients)} recipient(s)."
+        else:
+            # A failed send is not retried automatically: never risk sending a brief twice.
+            status = BriefRun.Status.FAILED if error.startswith("Email failed") else BriefRun.Status.ARCHIVED
+            note = f"Archived, not emailed: {error}"
+        BriefRun.objects.filter(pk=run_id).update(status=status, finished_at=timezone.now(), note=note)
+        audit_record(actor=None, action="brief.delivered" if emailed else "brief.archived", subject=brief,
+                     after={"recipients": recipients, "emailed": emailed})  # fmt: skip
+    return delivery
+
+
+def _email_bodies(brief: Brief) -> tuple[str, str]:
+    draft = BriefDraft.model_validate(brief.draft)
+    claims = [Claim.model_validate(c) for c in brief.claims]
+    verified = {c["id"] for c in brief.verification.get("checks", []) if c.get("verified")}
+    footer = (
+        f"\nFigures recomputed from daily bars and verified; data as of {brief.as_of}. "
+        f"Approved by {brief.decided_by or 'a reviewer'}.\n"
+    )
+    text = render_text(draft, claims, verified) + footer
+    html = render_to_string(
+        "briefs/email.html",
+        {"brief": brief, "body": render_html(draft, claims, verified, link_claims=False), "footer": footer.strip()},
+    )
+    return text, html
+
+
+def brief_record_decision(*, brief_id: int, decision: dict[str, Any], draft: dict[str, Any] | None) -> None:
+    """Keep the reviewer's decision (and an accepted edit) on the brief."""
+    updates: dict[str, Any] = {
+        "decided_by": decision.get("reviewer") or "",
+        "decided_at": timezone.now(),
+        "decision_reason": decision.get("reason") or "",
+    }
+    if draft is not None:
+        brief = Brief.objects.get(pk=brief_id)
+        parsed = BriefDraft.model_validate(draft)
+        claims = [Claim.model_validate(c) for c in brief.claims]
+        text, html, _ = _renderings(parsed, claims, brief.verification)
+        updates.update(draft=draft, body_text=text, body_html=html)
+    Brief.objects.filter(pk=brief_id).update(**updates)
+
+
+def run_finish(*, state: dict[str, Any]) -> None:
+    """End a run that delivers nothing, with the reason on the run and in the audit log."""
+    stop, outcome = state.get("stop"), state.get("outcome")
+    status = {
+        "budget_abort": BriefRun.Status.BUDGET_ABORT,
+        "iteration_cap": BriefRun.Status.ITERATION_CAP,
+    }.get(stop or "") or (BriefRun.Status.BLOCKED if outcome == "blocked" else BriefRun.Status.REJECTED)
+    notes = {
+        BriefRun.Status.BUDGET_ABORT: (
+            f"Stopped: the run exceeded its budget ({state.get('tokens', 0)} tokens, "
+            f"${state.get('cost_usd', 0.0):.4f})."
+        ),
+        BriefRun.Status.ITERATION_CAP: f"Stopped at the cap of {settings.BRIEF_MAX_ITERATIONS} supervisor iterations.",
+        BriefRun.Status.BLOCKED: "Approved, but some figures did not verify: nothing was sent.",
+        BriefRun.Status.REJECTED: _rejection_note(state.get("decision") or {}),
+    }
+    with transaction.atomic():
+        run = BriefRun.objects.select_for_update().get(pk=state["run_id"])
+        if run.finished_at is not None:
+            return
+        run.status, run.finished_at, run.note = status, timezone.now(), notes[status][:500]
+        run.errors = state.get("errors") or []
+        run.save(update_fields=["status", "finished_at", "note", "errors"])
+        if state.get("brief_id"):
+            brief_status = Brief.Status.BLOCKED if status == BriefRun.Status.BLOCKED else Brief.Status.REJECTED
+            Brief.objects.filter(pk=state["brief_id"]).update(status=brief_status)
+        audit_record(actor=None, action=f"brief_run.{status}", subject=run, after={"note": run.note})
+
+
+def _rejection_note(decision: dict[str, Any]) -> str:
+    reason = str(decision.get("reason") or "")
+    if decision.get("outcome") in {"expire", "cancel"}:
+        return f"The review was {decision['outcome']}d without approval: {reason}"
+    return f"Rejected by {decision.get('reviewer') or 'the reviewer'}: {reason}"
+
+
+def watchlist_for_schedule(watchlist_id: int) -> Watchlist | None:
+    return Watchlist.objects.select_related("owner").filter(pk=watchlist_id, brief_enabled=True).first()

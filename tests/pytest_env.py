@@ -1,0 +1,15 @@
+"""Loaded with ``-p tests.pytest_env`` (pyproject addopts) — before pytest-django reads the
+settings, which a conftest.py would be too late for."""
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("ALPHADESK_VAR_DIR", str(ROOT / "var" / "test"))
+# Threads serving requests (uvicorn for MCP, the live server) must not keep connections open past
+# a test, or the test database cannot be dropped at the end of the session.
+os.environ.setdefault("DB_CONN_MAX_AGE", "0")
+# Playwright's sync API runs an event loop in the test thread; Django's ORM is safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
