@@ -12,7 +12,14 @@ from django.test import override_settings
 from research.agent.verify import render_text
 from research.chat_models import Turn
 from reviews.models import ReviewTask
-from tests.research.fake_llm import FakeLLMServer, anthropic_text, anthropic_tool_use, fake_llm_server
+from tests.research.fake_llm import (
+    FakeLLMServer,
+    anthropic_text,
+    anthropic_tool_use,
+    fake_llm_server,
+    gemini_function_call,
+    gemini_text,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(120)]
 
@@ -119,3 +126,30 @@ def test_scripted_model_citing_claims_is_verified(claude: FakeLLMServer, ask: An
     price = turn.claims[0]["display"]
     assert text == f"INFY last closed at {price} INR."
     assert turn.llm_calls == 1  # planned by a rule, written by the model
+
+
+def test_llm_resolves_a_follow_up_no_rule_understands(claude: FakeLLMServer, ask: Any) -> None:
+    claude.script((200, anthropic_text("Result: [[c1]]")))
+    first = ask("What is 2+2?")
+    assert first.status == "done"
+    claude.script((200, anthropic_text("What is 3*3?")), (200, anthropic_text("Nine: [[c1]]")))
+    second = ask("and the square of three instead?", conversation=first.conversation)
+    assert second.resolved_question == "What is 3*3?"
+    assert second.plan_path == "arithmetic" and second.llm_calls == 2  # resolver + writer, no planner call
+    assert render_text(second.answer, second.claims) == "Nine: 9.00"
+    resolver_call = claude.requests[1]["body"]
+    assert "What is 2+2?" in resolver_call["messages"][0]["content"]  # the memory window was sent
+
+
+def test_gemini_drives_the_same_graph(ask: Any) -> None:
+    with fake_llm_server() as gemini, override_settings(GOOGLE_API_KEY="g", GEMINI_BASE_URL=gemini.url):
+        gemini.script(
+            (200, gemini_function_call("calculate_financial_metric", {"expression": "cagr(100, 180, 5)"})),
+            (200, gemini_text("")),  # the planner is satisfied
+            (200, gemini_text("CAGR: [[c1]]")),
+        )
+        turn = ask(OPEN_QUESTION)
+    assert turn.status == "done", turn.verification
+    assert turn.plan_path == "llm" and turn.llm_calls == 3
+    assert render_text(turn.answer, turn.claims) == "CAGR: 12.47 %"
+    assert turn.input_tokens > 0 and turn.cost_usd > 0
