@@ -409,3 +409,4 @@ AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
 # Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
 WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
 REVIEW_GRAPHS["research_chat"] = "research.agent.graph.build_graph"
+DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]
