@@ -382,3 +382,36 @@ BRIEF_BUDGET_USD = env.float("BRIEF_BUDGET_USD", default=2.0)
 BRIEF_EMAIL_ENABLED = env.bool("BRIEF_EMAIL_ENABLED", default=bool(EMAIL_HOST))
 REVIEW_GRAPHS["morning_brief"] = "briefs.agent.graph.build_graph"
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_briefs"]
+
+# --- research agent and LLM providers ---------------------------------------------------------
+# Which engine runs is decided by the keys above: Anthropic, else Gemini, else deterministic.
+ANTHROPIC_BASE_URL = env.str("ANTHROPIC_BASE_URL", default="")  # tests: a local fake server
+GEMINI_BASE_URL = env.str("GEMINI_BASE_URL", default="")
+LLM_PLANNER_MODEL = env.str("LLM_PLANNER_MODEL", default="claude-haiku-4-5")
+LLM_SYNTHESIS_MODEL = env.str("LLM_SYNTHESIS_MODEL", default="claude-sonnet-4-6")
+LLM_WRITER_MODEL = env.str("LLM_WRITER_MODEL", default="claude-sonnet-4-6")
+LLM_GEMINI_MODELS = {
+    "planner": env.str("LLM_GEMINI_PLANNER_MODEL", default="gemini-2.5-flash"),
+    "synthesis": env.str("LLM_GEMINI_SYNTHESIS_MODEL", default="gemini-2.5-pro"),
+    "writer": env.str("LLM_GEMINI_WRITER_MODEL", default="gemini-2.5-pro"),
+}
+# USD per million tokens (input, output); "default" applies to a model not listed.
+LLM_PRICES: dict[str, tuple[float, float]] = {
+    "claude-haiku-4-5": (1.0, 5.0),
+    "claude-sonnet-4-6": (3.0, 15.0),  # claude-sonnet-4-5 is deprecated by the SDK
+    "gemini-2.5-flash": (0.30, 2.50),
+    "gemini-2.5-pro": (1.25, 10.0),
+    "default": (3.0, 15.0),
+}
+LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
+# Agent guardrails (per turn).
+AGENT_MAX_TOOL_DEPTH = env.int("AGENT_MAX_TOOL_DEPTH", default=5)
+AGENT_TOKEN_BUDGET = env.int("AGENT_TOKEN_BUDGET", default=4000)
+AGENT_LATENCY_CAP_SECONDS = env.float("AGENT_LATENCY_CAP_SECONDS", default=8.0)
+AGENT_MIN_CONFIDENCE = env.float("AGENT_MIN_CONFIDENCE", default=0.4)
+AGENT_MEMORY_TURNS = env.int("AGENT_MEMORY_TURNS", default=5)
+AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
+# Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
+WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
+REVIEW_GRAPHS["research_chat"] = "research.agent.graph.build_graph"
+DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]

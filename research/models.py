@@ -131,3 +131,9 @@ class CorpusState(models.Model):
 
     def __str__(self) -> str:
         return f"corpus version {self.version}"
+
+
+# --- research agent (chat) --------------------------------------------------------------------
+from research.chat_models import Conversation, TraceStep, Turn  # noqa: E402
+
+__all__ = ["Chunk", "Conversation", "CorpusState", "Document", "TraceStep", "Turn"]

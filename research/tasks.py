@@ -25,3 +25,12 @@ def ingest_document(document_id: int) -> str:
         logger.exception("ingesting document %s failed", document_id)
         document_mark_failed(document_id=document_id, reason=f"Internal error while ingesting ({type(exc).__name__}).")
         return "failed"
+
+
+# --- research agent (chat) --------------------------------------------------------------------
+@shared_task(name="research.chat_turn_run")
+def chat_turn_run(turn_id: int) -> str:
+    """Run the chat agent for one turn; a turn that is no longer queued is skipped."""
+    from research.chat_services import chat_turn_run as run
+
+    return run(turn_id=turn_id)

@@ -1,0 +1,171 @@
+"""Research agent (deterministic engine): turn latency from submit to answer through the real queue
+with a warm Celery worker on the demo corpus (the six RBI MPC minutes), per-node time, and the
+share of turns planned without an LLM call on the analyst question fixture set
+(tests/research/agent/analyst_questions.json). Targets: p50 ≤ 500 ms, p95 ≤ 1.5 s, share ≥ 70 %."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "tests" / "research" / "agent" / "analyst_questions.json"
+ROUNDS = 3
+# Multi-turn conversations exercising memory, retrieval, market data, portfolio and calculator.
+CONVERSATIONS = [
+    [
+        "What policy repo rate did the MPC decide at its August 2024 meeting?",
+        "And at the previous meeting?",
+        "What is the percentage change between those two?",
+    ],
+    ["What was the CPI inflation projection for 2024-25 in the June 2024 minutes?", "and at the previous meeting?"],
+    ["What is the current price of INFY?", "how does it compare with TCS?"],
+    ["Analyse a portfolio of 40% INFY, 30% TCS and 30% HDFCBANK"],
+    ["What is the CAGR from 100 to 180 over 5 years?", "What is (1523.2 - 1480.5) / 1480.5 * 100?"],
+    ["Which MPC members voted to reduce the repo rate by 25 basis points?"],
+    ["Compare the policy stance in the June 2024 and August 2024 MPC minutes"],
+]
+
+
+def _pct(ordered: list[float], q: float) -> float:
+    return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))], 1)
+
+
+def _start_worker() -> subprocess.Popen[bytes]:
+    from django.conf import settings
+
+    from config.celery import app
+
+    env = {**os.environ, "DATABASE_URL": _db_url(), "REDIS_URL": settings.REDIS_URL, "PYTHONWARNINGS": "ignore"}
+    log = (ROOT / "var" / "bench-celery.log").open("wb")
+    proc = subprocess.Popen(  # noqa: S603 — our own interpreter and fixed arguments
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--hostname",
+            f"bench-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if app.control.ping(timeout=0.5):
+            return proc
+    proc.terminate()
+    raise RuntimeError("the Celery worker did not start")
+
+
+def _db_url() -> str:
+    from django.conf import settings
+
+    return str(settings.DATABASE_URL)
+
+
+def _ask(user: Any, question: str, conversation_id: Any) -> tuple[Any, float]:
+    from research.chat_models import Turn
+    from research.chat_services import chat_message_post
+
+    started = time.perf_counter()
+    turn = chat_message_post(user=user, question=question, conversation_id=conversation_id)
+    while True:
+        status = Turn.objects.filter(pk=turn.pk).values_list("status", flat=True).first()
+        if status not in {"queued", "running"}:
+            break
+        time.sleep(0.005)
+    return Turn.objects.get(pk=turn.pk), (time.perf_counter() - started) * 1000
+
+
+def run() -> list[dict[str, Any]]:
+    from django.core.management import call_command
+    from django.db.models import Avg, Count
+
+    from core.services import user_ensure
+    from research.agent.planner import plan_rules
+    from research.chat_models import TraceStep
+
+    call_command("migrate", verbosity=0)
+    call_command("load_research_corpus", "--limit", "6", verbosity=0)  # the six MPC minutes
+    user, _ = user_ensure(email="bench-chat@alphadesk.local", roles=["analyst"], password=None)
+
+    rows: list[dict[str, Any]] = []
+    cases = json.loads(QUESTIONS.read_text())
+    no_llm = sum(1 for c in cases if plan_rules(c["q"]) is not None)
+    rows.append(
+        {
+            "measure": "turns planned without an LLM (fixture set)",
+            "n": len(cases),
+            "value": f"{no_llm}/{len(cases)} = {no_llm / len(cases):.0%}",
+            "target": "≥ 70 %",
+        }
+    )
+
+    worker = _start_worker()
+    try:
+        _ask(user, "What is 1+1?", None)  # warm-up: imports, embedding model, connections
+        _ask(user, "What policy repo rate did the MPC decide at its August 2024 meeting?", None)
+        submit: list[float] = []
+        server: list[float] = []
+        statuses: dict[str, int] = {}
+        turn_ids: list[int] = []
+        for _ in range(ROUNDS):
+            for conversation in CONVERSATIONS:
+                conversation_id = None
+                for question in conversation:
+                    turn, elapsed = _ask(user, question, conversation_id)
+                    conversation_id = turn.conversation_id
+                    submit.append(elapsed)
+                    server.append(turn.latency_ms or 0.0)
+                    statuses[turn.status] = statuses.get(turn.status, 0) + 1
+                    turn_ids.append(turn.pk)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+    ordered = sorted(submit)
+    rows.append(
+        {
+            "measure": "submit → answer via queue, warm worker (client)",
+            "n": len(ordered),
+            "value": f"p50 {_pct(ordered, 0.5)} ms · p95 {_pct(ordered, 0.95)} ms · max {round(ordered[-1], 1)} ms",
+            "target": "p50 ≤ 500 ms, p95 ≤ 1500 ms",
+        }
+    )
+    ordered = sorted(server)
+    rows.append(
+        {
+            "measure": "turn created → finished (server)",
+            "n": len(ordered),
+            "value": f"p50 {_pct(ordered, 0.5)} ms · p95 {_pct(ordered, 0.95)} ms",
+            "target": "",
+        }
+    )
+    rows.append({"measure": "turn outcomes", "n": len(submit), "value": json.dumps(statuses), "target": ""})
+    per_node = (
+        TraceStep.objects.filter(turn_id__in=turn_ids).values("node").annotate(n=Count("id"), ms=Avg("latency_ms"))
+    )
+    for entry in sorted(per_node, key=lambda e: -e["ms"]):
+        rows.append(
+            {"measure": f"node {entry['node']} (mean)", "n": entry["n"], "value": f"{entry['ms']:.1f} ms", "target": ""}
+        )
+    rows.append(
+        {"measure": "mean of all", "n": len(submit), "value": f"{statistics.mean(submit):.1f} ms", "target": ""}
+    )
+    return rows

@@ -1,0 +1,120 @@
+"""Registry tools the chat agent adds: ``document_comparator`` and ``web_search`` (not on the MCP
+whitelist). Imported by research/tools.py so the registry discovers them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.conf import settings
+from pydantic import BaseModel, Field
+
+from core.roles import can_access
+from core.tools import ToolFailure, call_tool, tool
+from research.agent.extract import FIGURE_RE, best_sentence
+from research.agent.memory import MEETING_RE
+
+
+class CompareIn(BaseModel):
+    query: str = Field(min_length=3, max_length=1000, description="What to compare, naming both periods or documents")
+    aspects: list[str] = Field(
+        default_factory=lambda: ["policy repo rate", "policy stance", "CPI inflation projection", "real GDP growth"],
+        max_length=8,
+    )
+
+
+class ComparedFact(BaseModel):
+    aspect: str
+    side: str
+    quote: str
+    citation: str
+    url: str
+    chunk_id: int
+    figure: str | None
+
+
+class CompareOut(BaseModel):
+    sides: list[str]
+    facts: list[ComparedFact]
+    mode: str = Field(description="extractive (verbatim quotes) or llm")
+
+
+@tool("document_comparator", input_model=CompareIn, output_model=CompareOut, mcp=False)
+def document_comparator(params: CompareIn, *, user: Any) -> CompareOut:
+    """Compare two documents or periods (e.g. two MPC meetings) aspect by aspect — policy rate,
+    stance, projections — with a verbatim quote and a citation for each side."""
+    if not can_access(user, "research"):
+        raise ToolFailure("forbidden", "Your role does not give access to the document library.")
+    meetings = [f"{m.group(1).capitalize()} {m.group(2)}" for m in MEETING_RE.finditer(params.query)]
+    if len(meetings) < 2:
+        raise ToolFailure(
+            "invalid_input", "Name the two periods or meetings to compare, e.g. 'June 2024 and August 2024'."
+        )
+    from research.agent.planner import _meeting_filters
+
+    facts: list[ComparedFact] = []
+    for side in meetings[:2]:
+        for aspect in params.aspects:
+            outcome = call_tool(
+                "search_financial_documents",
+                {"query": f"{aspect} {side}", "top_k": 3, "filters": _meeting_filters(f"MPC {side}")},
+                user=user,
+            )
+            if not outcome.ok or outcome.output is None:
+                continue
+            passages = outcome.as_dict()["passages"]
+            picked = best_sentence(aspect, passages)
+            if picked is None:
+                continue
+            passage, sentence, _ = picked
+            figure = FIGURE_RE.search(sentence)
+            facts.append(
+                ComparedFact(
+                    aspect=aspect,
+                    side=side,
+                    quote=sentence,
+                    citation=passage["citation"],
+                    url=passage["url"],
+                    chunk_id=passage["chunk_id"],
+                    figure=figure.group(0) if figure else None,
+                )
+            )
+    return CompareOut(sides=meetings[:2], facts=facts, mode="extractive")
+
+
+class WebSearchIn(BaseModel):
+    query: str = Field(min_length=2, max_length=500)
+    max_results: int = Field(default=5, ge=1, le=10)
+
+
+class WebResult(BaseModel):
+    title: str
+    url: str
+    snippet: str
+
+
+class WebSearchOut(BaseModel):
+    provider: str
+    results: list[WebResult]
+
+
+@tool("web_search", input_model=WebSearchIn, output_model=WebSearchOut, mcp=False)
+def web_search(params: WebSearchIn, *, user: Any) -> WebSearchOut:
+    """Search the public web through the configured provider (WEB_SEARCH_PROVIDER). Offline, or
+    with no provider configured, it returns a clear provider_unavailable error."""
+    provider = settings.WEB_SEARCH_PROVIDER
+    if not provider:
+        raise ToolFailure(
+            "provider_unavailable",
+            "Web search is disabled: no provider is configured (set WEB_SEARCH_PROVIDER), so only the "
+            "document library and market data were searched.",
+        )
+    from django.utils.module_loading import import_string
+
+    search = import_string(provider)
+    results = [WebResult(**r) for r in search(params.query, params.max_results)]
+    return WebSearchOut(provider=provider.rsplit(".", 1)[-1], results=results)
+
+
+def _strip(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

@@ -1,0 +1,109 @@
+"""Extractive helpers: the sentence of a passage that answers a question, and its figures."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z•(])|\s*•\s*")
+FIGURE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(per\s*cent|%|basis points|bps)", re.IGNORECASE)
+_WORD = re.compile(r"[a-z][a-z\-]+")
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "and",
+        "or",
+        "by",
+        "with",
+        "what",
+        "which",
+        "who",
+        "is",
+        "was",
+        "were",
+        "are",
+        "be",
+        "been",
+        "did",
+        "does",
+        "do",
+        "decided",
+        "decide",
+        "how",
+        "much",
+        "many",
+        "from",
+        "as",
+        "that",
+        "this",
+        "it",
+        "its",
+        "their",
+        "there",
+        "policy",
+        "meeting",
+        "rbi",
+        "mpc",
+        "rate",
+        "per",
+        "cent",
+        "percent",
+        "previous",
+        "last",
+        "about",
+        "tell",
+        "me",
+        "please",
+        "give",
+        "show",
+    ]
+)
+
+
+def normalise_space(text: str) -> str:
+    return " ".join(text.split())
+
+
+def keywords(question: str) -> set[str]:
+    """Content words, cut to a 5-letter stem so "decide" meets "decided"."""
+    return {w[:5] for w in _WORD.findall(question.lower()) if w not in STOPWORDS and len(w) > 2}
+
+
+def sentences(text: str) -> list[str]:
+    return [normalise_space(s) for s in _SENTENCE_SPLIT.split(normalise_space(text)) if len(s.strip()) > 20]
+
+
+def best_sentence(question: str, passages: list[dict[str, Any]]) -> tuple[dict[str, Any], str, float] | None:
+    """(passage, sentence, keyword coverage) of the sentence that best answers ``question``;
+    sentences carrying a figure are preferred when the question asks for one."""
+    wanted = keywords(question) | ({"repo"} if "repo" in question.lower() else set())
+    wants_rate = "rate" in question.lower()
+    wants_figure = bool(re.search(r"\b(what|how much|rate|level|projection|figure|inflation|growth)\b", question, re.I))
+    best: tuple[float, int, dict[str, Any], str, float] | None = None
+    for rank, passage in enumerate(passages):
+        for sentence in sentences(passage.get("text", "")):
+            words = {w[:5] for w in _WORD.findall(sentence.lower())}
+            coverage = len(wanted & words) / len(wanted) if wanted else 0.0
+            figure = FIGURE_RE.search(sentence)
+            score = coverage + (0.3 if wants_figure and figure else 0.0) - rank * 0.05
+            if wants_rate and figure and figure.group(2).lower().startswith(("basis", "bps")):
+                score -= 0.2  # a rate question wants the level (per cent), not a move in basis points
+            score -= 0.002 * max(0, len(sentence) - 250)  # prefer a crisp sentence to a paragraph
+            if best is None or score > best[0]:
+                best = (score, rank, passage, sentence, coverage)
+    if best is None:
+        return None
+    return best[2], best[3], best[4]
+
+
+def first_figure(sentence: str) -> tuple[str, str] | None:
+    match = FIGURE_RE.search(sentence)
+    return (match.group(1), match.group(2)) if match else None

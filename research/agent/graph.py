@@ -1,0 +1,41 @@
+"""Wiring only (no database at import): memory_resolver → planner → tools (parallel superstep)
+→ guardrail_check → planner | final_answer | human_review → deliver."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+
+from research.agent import nodes
+from research.agent.planner import TOOL_NODES
+from research.agent.state import ChatState
+
+GRAPH_NAME = nodes.GRAPH_NAME
+
+
+def build_graph(*, checkpointer: Any = None) -> Any:
+    builder = StateGraph(ChatState)
+    builder.add_node("memory_resolver", nodes.memory_resolver)
+    builder.add_node("planner", nodes.planner)
+    for name in TOOL_NODES:
+        builder.add_node(name, getattr(nodes, name))
+    builder.add_node("guardrail_check", nodes.guardrail_check)
+    builder.add_node("final_answer", nodes.final_answer)
+    builder.add_node("human_review", nodes.human_review)
+    builder.add_node("deliver", nodes.deliver)
+    builder.add_edge(START, "memory_resolver")
+    builder.add_edge("memory_resolver", "planner")
+    builder.add_conditional_edges("planner", nodes.route_plan, [*TOOL_NODES, "final_answer"])
+    for name in TOOL_NODES:
+        builder.add_edge(name, "guardrail_check")
+    builder.add_conditional_edges("guardrail_check", nodes.route_guardrail, ["planner", "final_answer", "human_review"])
+    builder.add_conditional_edges("final_answer", nodes.route_answer, ["human_review", "deliver"])
+    builder.add_edge("human_review", "deliver")
+    builder.add_edge("deliver", END)
+    return builder.compile(checkpointer=checkpointer)
+
+
+def mermaid() -> str:
+    """The diagram drawn from the compiled graph, so it cannot drift from the code."""
+    return str(build_graph().get_graph().draw_mermaid())

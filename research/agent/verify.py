@@ -1,0 +1,197 @@
+"""Numbers in answers come from code (DESIGN.md §3.3).
+
+An answer is a template whose figures are ``[[cN]]`` references into a claim table minted from tool
+output, or verbatim quotes (“…”) from a cited passage. :func:`verify_answer` re-checks every claim
+through an independent path and refuses any other number in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation, getcontext
+from typing import Any
+
+CLAIM_REF = re.compile(r"\[\[(c\d+)\]\]")
+SOURCE_MARK = re.compile(r"\[(?:Source|Calculated|Note):[^\]]*\]")  # notes: tool messages, not figures
+QUOTE = re.compile(r"“([^”]*)”")
+DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b|\b[A-Z][a-z]+\s+\d{1,2},?\s+\d{4}\b"
+    r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}\b"
+    r"|\b(?:FY)?\d{4}-\d{2}\b"
+)
+# Window names such as "1-day", "30-day", "52-week" are labels, not figures.
+WINDOW = re.compile(r"\b\d+[- ](?:day|week|month|year)s?\b", re.IGNORECASE)
+NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def fmt(value: float, places: int = 2) -> str:
+    return f"{value:,.{places}f}"
+
+
+def render_text(template: str, claims: list[dict[str, Any]]) -> str:
+    by_id = {c["id"]: c for c in claims}
+    return CLAIM_REF.sub(lambda m: str(by_id.get(m.group(1), {}).get("display", m.group(0))), template)
+
+
+def _numbers(text: str) -> list[str]:
+    return [n.replace(",", "") for n in NUMBER.findall(text)]
+
+
+def _decimal_pct_change(old: Decimal, new: Decimal) -> Decimal:
+    # Decimal arithmetic, not the calculator's float AST walk: an independent recomputation.
+    return (new - old) / abs(old) * Decimal(100)
+
+
+_TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?|\.\d+)|(\*\*|[-+*/%()]))")
+
+
+def _decimal_arithmetic(expression: str) -> Decimal:
+    """A recursive-descent evaluator over Decimal for + - * / % ** and parentheses: deliberately a
+    different algorithm from the calculator's float AST walk, so the two can disagree."""
+    tokens: list[str] = []
+    pos = 0
+    text = expression.strip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise InvalidOperation(text[pos:])
+        tokens.append(match.group(1) or match.group(2))
+        pos = match.end()
+    index = 0
+
+    def peek() -> str | None:
+        return tokens[index] if index < len(tokens) else None
+
+    def take() -> str:
+        nonlocal index
+        index += 1
+        return tokens[index - 1]
+
+    def atom() -> Decimal:
+        tok = take()
+        if tok == "(":
+            value = additive()
+            if take() != ")":
+                raise InvalidOperation("unbalanced")
+            return value
+        if tok in {"-", "+"}:
+            value = power()
+            return -value if tok == "-" else value
+        return Decimal(tok)
+
+    def power() -> Decimal:
+        base = atom()
+        if peek() == "**":
+            take()
+            exponent = power()  # right-associative
+            return base**exponent
+        return base
+
+    def multiplicative() -> Decimal:
+        value = power()
+        while peek() in {"*", "/", "%"}:
+            op, rhs = take(), power()
+            value = value * rhs if op == "*" else value / rhs if op == "/" else value % rhs
+        return value
+
+    def additive() -> Decimal:
+        value = multiplicative()
+        while peek() in {"+", "-"}:
+            op, rhs = take(), multiplicative()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    result = additive()
+    if index != len(tokens):
+        raise InvalidOperation("trailing input")
+    return result
+
+
+def recompute_calc(expression: str) -> Decimal | None:
+    """Recompute the simple finance forms the agent emits, independently of research/calculator.py."""
+    getcontext().prec = 28
+    match = re.fullmatch(r"\s*(pct_change|growth_rate|ratio)\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)\s*", expression)
+    try:
+        if match:
+            a, b = Decimal(match.group(2)), Decimal(match.group(3))
+            if match.group(1) == "ratio":
+                return a / b
+            return _decimal_pct_change(a, b)
+        match = re.fullmatch(r"\s*cagr\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*\)\s*", expression)
+        if match:
+            begin, end, years = (Decimal(match.group(i)) for i in (1, 2, 3))
+            return (Decimal(str(float(end / begin) ** (1 / float(years)))) - 1) * 100
+        if re.fullmatch(r"[\d.\s()+\-*/%]+", expression):
+            return _decimal_arithmetic(expression)
+    except (InvalidOperation, ZeroDivisionError, OverflowError, IndexError):
+        return None
+    return None
+
+
+def _lookup(output: Any, path: list[Any]) -> Any:
+    for key in path:
+        output = output[key]
+    return output
+
+
+def check_claim(claim: dict[str, Any], outputs: dict[str, Any], chunk_texts: dict[int, str]) -> str | None:
+    """``None`` when the claim holds, else what is wrong."""
+    kind = claim.get("kind")
+    if kind == "tool":
+        output = outputs.get(claim.get("result_key", ""))
+        try:
+            value = float(_lookup(output, claim["path"]))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return f"{claim['id']}: the tool output has no value at {claim.get('path')}"
+        if abs(value - float(claim["value"])) > 1e-9 * max(1.0, abs(value)):
+            return f"{claim['id']}: tool output says {value}, the claim says {claim['value']}"
+        return None
+    if kind == "calc":
+        recomputed = recompute_calc(claim.get("expression", ""))
+        if recomputed is None:
+            return None if claim.get("recompute") == "not_applicable" else f"{claim['id']}: cannot recompute"
+        if abs(float(recomputed) - float(claim["value"])) > 1e-6 * max(1.0, abs(float(recomputed))):
+            return f"{claim['id']}: recomputed {float(recomputed):.6g}, the claim says {claim['value']}"
+        return None
+    if kind == "quote":
+        text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
+        if str(claim.get("quote_figure", claim["display"])) not in text:
+            return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
+        return None
+    return f"{claim.get('id')}: unknown claim kind {kind!r}"
+
+
+def verify_answer(
+    template: str,
+    claims: list[dict[str, Any]],
+    *,
+    question: str,
+    outputs: dict[str, Any],
+    chunk_texts: dict[int, str],
+    citations: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """``{"status": "verified"|"failed", "checked": n, "problems": [...]}``."""
+    problems: list[str] = []
+    by_id = {c["id"]: c for c in claims}
+    for ref in CLAIM_REF.findall(template):
+        if ref not in by_id:
+            problems.append(f"[[{ref}]] refers to no claim")
+    for claim in claims:
+        problem = check_claim(claim, outputs, chunk_texts)
+        if problem:
+            problems.append(problem)
+    cited = [" ".join(chunk_texts.get(int(c.get("chunk_id") or 0), "").split()) for c in citations]
+    text = CLAIM_REF.sub(" ", template)
+    for quote in QUOTE.findall(text):
+        plain = " ".join(quote.split()).strip(" .…")
+        if not any(plain and plain in body for body in cited):
+            problems.append(f"the quote “{quote[:60]}…” is not verbatim in a cited passage")
+    text = QUOTE.sub(" ", text)
+    text = SOURCE_MARK.sub(" ", text)
+    text = DATE.sub(" ", text)
+    text = WINDOW.sub(" ", text)
+    allowed = set(_numbers(DATE.sub(" ", question)))
+    for number in _numbers(text):
+        if number not in allowed:
+            problems.append(f"the figure {number} is neither a tool claim nor a quoted passage")
+    return {"status": "failed" if problems else "verified", "checked": len(claims), "problems": problems}

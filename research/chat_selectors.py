@@ -1,0 +1,74 @@
+"""Reads for the research chat, always scoped to what the user may see."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.db.models import QuerySet, Sum
+from django.http import Http404
+
+from core.roles import ADMIN, has_role
+from research.agent.verify import render_text
+from research.chat_models import Conversation, TraceStep, Turn
+
+
+def conversation_list(*, user: Any) -> QuerySet[Conversation]:
+    return Conversation.objects.filter(owner=user)
+
+
+def conversation_get(*, user: Any, conversation_id: UUID | str) -> Conversation:
+    """The owner's conversation (admins may read any, for support); 404 otherwise."""
+    qs = Conversation.objects.all() if has_role(user, ADMIN) else Conversation.objects.filter(owner=user)
+    try:
+        return qs.get(pk=conversation_id)
+    except (Conversation.DoesNotExist, ValueError, TypeError) as exc:
+        raise Http404("No such conversation.") from exc
+
+
+def turn_get(*, user: Any, turn_id: int) -> Turn:
+    turn = Turn.objects.select_related("conversation").filter(pk=turn_id).first()
+    if turn is None:
+        raise Http404("No such turn.")
+    conversation_get(user=user, conversation_id=turn.conversation_id)
+    return turn
+
+
+def turn_memory(*, turn_id: int, size: int) -> list[dict[str, Any]]:
+    """The sliding window: the last ``size`` answered turns before ``turn_id`` in its conversation."""
+    turn = Turn.objects.get(pk=turn_id)
+    earlier = Turn.objects.filter(
+        conversation_id=turn.conversation_id, index__lt=turn.index, status=Turn.Status.DONE
+    ).order_by("-index")[:size]
+    return [
+        {
+            "question": t.question,
+            "resolved": t.resolved_question or t.question,
+            "answer": render_text(t.answer, t.claims),
+            "figures": t.figures,
+            "subjects": t.subjects,
+        }
+        for t in reversed(list(earlier))
+    ]
+
+
+def trace_get(*, user: Any, conversation_id: UUID | str) -> dict[str, Any]:
+    conversation = conversation_get(user=user, conversation_id=conversation_id)
+    turns = list(conversation.turns.prefetch_related("steps").order_by("index"))
+    totals = TraceStep.objects.filter(turn__conversation=conversation).aggregate(
+        input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"), cost_usd=Sum("cost_usd")
+    )
+    no_llm = sum(1 for t in turns if t.plan_path not in {"llm", "fallback", ""})
+    return {
+        "conversation": conversation,
+        "turns": turns,
+        "totals": {
+            "turns": len(turns),
+            "steps": sum(len(t.steps.all()) for t in turns),
+            "input_tokens": totals["input_tokens"] or 0,
+            "output_tokens": totals["output_tokens"] or 0,
+            "cost_usd": round(totals["cost_usd"] or 0.0, 6),
+            "llm_calls": sum(t.llm_calls for t in turns),
+            "fast_path_share": round(no_llm / len(turns), 3) if turns else None,
+        },
+    }

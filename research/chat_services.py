@@ -1,0 +1,117 @@
+"""Writes for the research chat: post a message (a turn, run by Celery on commit), cancel a turn."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from core.roles import can_access
+from research.chat_models import Conversation, Turn
+from research.chat_selectors import conversation_get, turn_get
+from reviews.services import audit_record
+
+MAX_QUESTION_CHARS = 2000
+
+
+def _enqueue(turn_id: int) -> None:
+    from research.tasks import chat_turn_run
+
+    chat_turn_run.delay(turn_id)
+
+
+def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str | None = None) -> Turn:
+    """Create a turn for ``question`` (and a conversation when none is given); the agent run is
+    enqueued when the transaction commits."""
+    if not can_access(user, "research"):
+        raise PermissionDenied("Your role does not give access to research chat.")
+    text = (question or "").strip()
+    if not text:
+        raise ValidationError({"question": "Type a question."})
+    if len(text) > MAX_QUESTION_CHARS:
+        raise ValidationError({"question": f"Keep questions under {MAX_QUESTION_CHARS} characters."})
+    with transaction.atomic():
+        if conversation_id:
+            conversation = conversation_get(user=user, conversation_id=conversation_id)
+            if conversation.owner_id != user.pk:
+                raise PermissionDenied("Only the owner can continue a conversation.")
+            Conversation.objects.select_for_update().filter(pk=conversation.pk).first()
+            if conversation.turns.filter(status__in=Turn.ACTIVE).exists():
+                raise ValidationError({"question": "Wait for the current answer (or cancel it) before asking again."})
+        else:
+            conversation = Conversation.objects.create(owner=user, title=text[:120])
+        index = (conversation.turns.aggregate(m=Max("index"))["m"] or 0) + 1
+        turn = Turn.objects.create(
+            conversation=conversation, index=index, question=text, thread_id=f"chat-{conversation.pk}-{index}"
+        )
+        conversation.save(update_fields=["updated_at"])
+        transaction.on_commit(partial(_enqueue, turn.pk))
+    return turn
+
+
+def chat_turn_cancel(*, user: Any, turn_id: int) -> Turn:
+    """Ask a queued or running turn to stop; the graph checks the flag between steps."""
+    turn = turn_get(user=user, turn_id=turn_id)
+    if turn.conversation.owner_id != user.pk:
+        raise PermissionDenied("Only the owner can cancel a turn.")
+    with transaction.atomic():
+        turn = Turn.objects.select_for_update().get(pk=turn.pk)
+        if not turn.is_active:
+            raise ValidationError({"turn": f"This turn is already {turn.status}."})
+        before = turn.status
+        turn.cancel_requested = True
+        if turn.status == Turn.Status.QUEUED:
+            turn.status = Turn.Status.CANCELLED  # the worker will find it cancelled and skip it
+        turn.save(update_fields=["cancel_requested", "status"])
+        audit_record(
+            actor=user,
+            action="chat_turn.cancel",
+            subject=turn,
+            before={"status": before},
+            after={"status": turn.status},
+        )
+    return turn
+
+
+def chat_turn_run(*, turn_id: int) -> str:
+    """Run the agent for one turn (the Celery task calls this). Idempotent: only a queued turn runs."""
+    from django.utils import timezone
+
+    from core.checkpoint import checkpointer
+    from research.agent.graph import build_graph
+
+    claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.QUEUED).update(
+        status=Turn.Status.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        return "skipped"
+    turn = Turn.objects.select_related("conversation").get(pk=turn_id)
+    state = {
+        "turn_id": turn.pk,
+        "user_id": turn.conversation.owner_id,
+        "thread_id": turn.thread_id,
+        "question": turn.question,
+    }
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": turn.thread_id},
+        "run_name": "research_chat",
+        "tags": ["alphadesk", "research_chat"],
+        "metadata": {"turn_id": turn.pk, "conversation_id": str(turn.conversation_id)},
+        "recursion_limit": 4 * settings.AGENT_MAX_TOOL_DEPTH + 12,
+    }
+    try:
+        with checkpointer() as saver:
+            result = build_graph(checkpointer=saver).invoke(state, config)
+    except Exception as exc:
+        Turn.objects.filter(pk=turn_id).update(
+            status=Turn.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000], finished_at=timezone.now()
+        )
+        raise
+    if "__interrupt__" in result:
+        return "escalated"
+    return str(Turn.objects.get(pk=turn_id).status)

@@ -1,0 +1,161 @@
+"""Research chat pages: conversations, live turns (HTMX polling of the persisted steps), trace drill-down."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_http_methods
+
+from core.roles import area_required
+from research.agent.verify import CLAIM_REF
+from research.chat_models import Turn
+from research.chat_selectors import conversation_get, conversation_list, trace_get, turn_get
+from research.chat_services import chat_message_post, chat_turn_cancel
+
+_SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
+_CALC = re.compile(r"\[Calculated: ([^\]]+)\]")
+_NOTE = re.compile(r"\[Note: ([^\]]+)\]")
+
+
+def answer_html(turn: Turn) -> SafeString:
+    """The answer with verified figures marked and linked to their provenance, and citations linked
+    to the cited passage. Everything is escaped first; only our own markup is added."""
+    claims = {c["id"]: c for c in turn.claims}
+    urls = {c["citation"]: c["url"] for c in turn.citations}
+    html = str(escape(turn.answer))
+
+    def figure(match: re.Match[str]) -> str:
+        claim = claims.get(match.group(1))
+        if claim is None:
+            return match.group(0)
+        css = "fig verified" if claim.get("verified") else "fig unverified"
+        return str(
+            format_html(
+                '<a class="{}" href="#claim-{}-{}" title="{}">{}</a>',
+                css,
+                turn.pk,
+                claim["id"],
+                claim.get("label", ""),
+                claim["display"],
+            )
+        )
+
+    html = CLAIM_REF.sub(figure, html)
+    for claim in turn.claims:
+        if claim.get("kind") == "quote" and claim.get("verified"):
+            shown = str(escape(claim["display"]))
+            link = format_html(
+                '<a class="fig verified" href="#claim-{}-{}" title="{}">{}</a>',
+                turn.pk,
+                claim["id"],
+                claim.get("label", ""),
+                claim["display"],
+            )
+            html = html.replace(shown, str(link), 1)
+    html = _SOURCE.sub(
+        lambda m: (
+            str(format_html('<a class="cite" href="{}">[Source: {}]</a>', urls.get(m.group(1), "#"), m.group(1)))
+            if m.group(1) in urls
+            else m.group(0)
+        ),
+        html,
+    )
+    html = _CALC.sub(lambda m: f'<span class="calc">[Calculated: <code>{m.group(1)}</code>]</span>', html)
+    html = _NOTE.sub(lambda m: f'<span class="note muted">{m.group(1)}</span>', html)
+    paragraphs = "".join(f"<p>{p}</p>" for p in html.split("\n\n") if p.strip())
+    return mark_safe(paragraphs)  # noqa: S308 — built from escaped text and format_html fragments
+
+
+def _turn_context(turn: Turn) -> dict[str, Any]:
+    return {"turn": turn, "steps": list(turn.steps.order_by("seq", "pk")), "answer_html": answer_html(turn)}
+
+
+@area_required("research")
+@require_http_methods(["GET", "POST"])
+def chat_index(request: HttpRequest) -> HttpResponse:
+    error = ""
+    if request.method == "POST":
+        try:
+            turn = chat_message_post(user=request.user, question=request.POST.get("question", ""))
+        except ValidationError as exc:
+            error = "; ".join(exc.messages)
+        else:
+            return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
+    conversations = conversation_list(user=request.user)[:50]
+    return render(
+        request,
+        "research/chat_index.html",
+        {"conversations": conversations, "error": error},
+        status=400 if error else 200,
+    )
+
+
+@area_required("research")
+@require_http_methods(["GET"])
+def chat_conversation(request: HttpRequest, conversation_id: str) -> HttpResponse:
+    conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+    turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
+    return render(request, "research/chat_conversation.html", {"conversation": conversation, "turns": turns})
+
+
+@area_required("research")
+@require_http_methods(["POST"])
+def chat_ask(request: HttpRequest, conversation_id: str) -> HttpResponse:
+    conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+    try:
+        turn = chat_message_post(
+            user=request.user, question=request.POST.get("question", ""), conversation_id=conversation.pk
+        )
+    except ValidationError as exc:
+        if getattr(request, "htmx", False):
+            return HttpResponse(
+                format_html('<p class="error" role="alert">{}</p>', "; ".join(exc.messages)), status=400
+            )
+        turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
+        return render(
+            request,
+            "research/chat_conversation.html",
+            {"conversation": conversation, "turns": turns, "error": "; ".join(exc.messages)},
+            status=400,
+        )
+    if getattr(request, "htmx", False):
+        return render(request, "components/_chat_turn.html", _turn_context(turn))
+    return redirect("research-chat:conversation", conversation_id=conversation.pk)
+
+
+@area_required("research")
+@require_http_methods(["GET"])
+def chat_turn(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if getattr(request, "htmx", False):
+        return render(request, "components/_chat_turn.html", _turn_context(turn))
+    return redirect(f"{turn.conversation.get_absolute_url()}#turn-{turn.pk}")
+
+
+@area_required("research")
+@require_http_methods(["POST"])
+def chat_turn_cancel_view(request: HttpRequest, turn_id: int) -> HttpResponse:
+    try:
+        turn = chat_turn_cancel(user=request.user, turn_id=turn_id)
+    except ValidationError:
+        turn = turn_get(user=request.user, turn_id=turn_id)
+    except PermissionDenied:
+        raise
+    if getattr(request, "htmx", False):
+        return render(request, "components/_chat_turn.html", _turn_context(turn))
+    return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
+
+
+@area_required("research")
+@require_http_methods(["GET"])
+def chat_trace(request: HttpRequest, conversation_id: str) -> HttpResponse:
+    from research.agent.graph import mermaid
+
+    trace = trace_get(user=request.user, conversation_id=conversation_id)
+    return render(request, "research/chat_trace.html", {**trace, "mermaid": mermaid()})

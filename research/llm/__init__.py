@@ -1,0 +1,119 @@
+"""One interface over the language models the agents may use (DESIGN.md §1).
+
+``get_llm(role)`` returns a provider for ``role`` ("planner", "synthesis", "writer") or ``None``
+when no key is configured: ``None`` means the caller runs its *deterministic engine* — the same
+graph driven by rules — so everything works offline. Providers never leak SDK exceptions: a failed
+call raises :class:`LLMError` with a stable ``code`` the graphs can branch on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from django.conf import settings
+
+Role = Literal["planner", "synthesis", "writer"]
+Mode = Literal["anthropic", "gemini", "deterministic"]
+ErrorCode = Literal["rate_limited", "server_error", "bad_response", "timeout"]
+
+
+class LLMError(Exception):
+    """A model call that failed; ``code`` is one of rate_limited, server_error, bad_response, timeout."""
+
+    def __init__(self, code: ErrorCode, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.status = status
+
+
+@dataclass(frozen=True)
+class LLMToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LLMResponse:
+    text: str
+    tool_calls: list[LLMToolCall] = field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    model: str = ""
+    latency_ms: float = 0.0
+
+
+@runtime_checkable
+class LLMProvider(Protocol):
+    name: str
+    model: str
+
+    def complete(
+        self,
+        *,
+        system: str,
+        messages: list[dict[str, str]],
+        max_tokens: int,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> LLMResponse:
+        """``messages``: ``[{"role": "user"|"assistant", "content": str}]``; ``tools``:
+        ``[{"name", "description", "input_schema"}]`` (JSON schema). Raises :class:`LLMError`."""
+        ...
+
+
+def llm_mode() -> Mode:
+    """Anthropic when its key is set, else Gemini when its key is set, else deterministic
+    (the same rule as ``core.health.llm_mode``)."""
+    if settings.ANTHROPIC_API_KEY:
+        return "anthropic"
+    if settings.GOOGLE_API_KEY:
+        return "gemini"
+    return "deterministic"
+
+
+def model_for(role: Role, mode: Mode | None = None) -> str:
+    mode = mode or llm_mode()
+    if mode == "gemini":
+        return str(settings.LLM_GEMINI_MODELS[role])
+    return str(
+        {
+            "planner": settings.LLM_PLANNER_MODEL,
+            "synthesis": settings.LLM_SYNTHESIS_MODEL,
+            "writer": settings.LLM_WRITER_MODEL,
+        }[role]
+    )
+
+
+def cost_usd(model: str, input_tokens: int, output_tokens: int) -> float:
+    """Dollar cost from the per-million-token prices in ``settings.LLM_PRICES`` (0 when unknown)."""
+    prices = settings.LLM_PRICES.get(model) or settings.LLM_PRICES.get("default") or (0.0, 0.0)
+    return round((input_tokens * prices[0] + output_tokens * prices[1]) / 1_000_000, 8)
+
+
+def get_llm(role: Role) -> LLMProvider | None:
+    """The provider for ``role`` in the configured mode, or ``None`` for the deterministic engine."""
+    mode = llm_mode()
+    if mode == "anthropic":
+        from research.llm.anthropic_provider import AnthropicProvider
+
+        return AnthropicProvider(model=model_for(role, mode))
+    if mode == "gemini":
+        from research.llm.gemini_provider import GeminiProvider
+
+        return GeminiProvider(model=model_for(role, mode))
+    return None
+
+
+__all__ = [
+    "LLMError",
+    "LLMProvider",
+    "LLMResponse",
+    "LLMToolCall",
+    "Role",
+    "cost_usd",
+    "get_llm",
+    "llm_mode",
+    "model_for",
+]

@@ -1,0 +1,61 @@
+"""Browser: ask a question, watch the steps appear, see the verified figure, open the trace, follow
+the citation to the passage. Real Chromium, live server, real Celery worker."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pypdf
+import pytest
+
+from tests.conftest import browser_login
+from tests.research.conftest import MPC_AUG_2024, ingest
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.timeout(240)]
+
+
+def test_ask_watch_steps_open_trace_and_follow_citation(
+    page: Any, live_server: Any, celery_worker: Any, analyst: Any
+) -> None:
+    from config.celery import app
+
+    # The first page of the August 2024 minutes (it states the decision), ingested in-process.
+    first_page = pypdf.PdfReader(str(MPC_AUG_2024)).pages[0].extract_text()
+    app.conf.task_always_eager = True
+    try:
+        ingest(
+            analyst,
+            "mpc-aug-2024-p1.txt",
+            first_page.encode(),
+            title="RBI MPC Minutes, August 2024",
+            issuer="Reserve Bank of India",
+            doc_type="mpc_minutes",
+            doc_date=dt.date(2024, 8, 22),
+            tags=["rbi"],
+        )
+    finally:
+        app.conf.task_always_eager = False
+
+    browser_login(page, live_server, analyst.email)
+    page.goto(f"{live_server.url}/research/chat/")
+    page.fill('input[name="question"]', "What policy repo rate did the MPC decide at its August 2024 meeting?")
+    page.click('.chat-form button[type="submit"]')
+    page.wait_for_url("**/research/chat/*/")
+    page.wait_for_selector('[data-testid="steps"] li[data-node="planner"]', timeout=60_000)
+    page.wait_for_selector('[data-testid="answer"]', timeout=90_000)
+    steps = page.locator('[data-testid="steps"] li').evaluate_all("els => els.map(e => e.dataset.node)")
+    assert steps[:3] == ["memory_resolver", "planner", "rag_search"] and steps[-1] == "final_answer"
+    answer = page.locator('[data-testid="answer"]')
+    assert "6.50 per cent" in answer.inner_text()
+    figure = answer.locator("a.fig.verified").first
+    assert figure.inner_text() == "6.50 per cent"
+    assert "RBI MPC Minutes, August 2024, p. 1" in answer.locator("a.cite").first.inner_text()
+
+    page.click('[data-testid="trace-link"]')
+    page.wait_for_selector('[data-testid="mermaid"]')
+    assert "rag_search" in page.locator("table.timeline").first.inner_text()
+    page.locator('[data-testid="trace-citation"]').first.click()
+    page.wait_for_selector(".chunk.target")
+    assert "/research/documents/" in page.url
+    assert "6.50 per cent" in " ".join(page.locator(".chunk.target").inner_text().split())

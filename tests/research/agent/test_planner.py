@@ -1,0 +1,90 @@
+"""Fast-path planning rules and follow-up resolution (pure functions: no database, no LLM)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from research.agent.memory import previous_meeting, resolve
+from research.agent.planner import find_tickers, plan_rules
+
+QUESTIONS = json.loads((Path(__file__).with_name("analyst_questions.json")).read_text())
+
+
+@pytest.mark.parametrize("case", QUESTIONS, ids=[c["q"][:40] for c in QUESTIONS])
+def test_each_fixture_question_takes_its_expected_path(case: dict[str, Any]) -> None:
+    ruled = plan_rules(case["q"])
+    assert (ruled[0] if ruled else None) == case["rule"]
+
+
+def test_at_least_nine_distinct_rules_and_70_percent_without_llm() -> None:
+    rules = {c["rule"] for c in QUESTIONS if c["rule"]}
+    singles = {r for rule in rules for r in rule.split("+")}
+    assert len(singles) >= 9, singles
+    assert len(QUESTIONS) >= 30
+    share = sum(1 for c in QUESTIONS if plan_rules(c["q"]) is not None) / len(QUESTIONS)
+    assert share >= 0.70, share
+
+
+def test_rule_plans_carry_the_right_arguments() -> None:
+    assert plan_rules("What is the percentage change from 6.50 to 6.25?") == (
+        "percentage_change",
+        {"financial_calculator": {"expression": "pct_change(6.50, 6.25)"}},
+    )
+    assert plan_rules("What is the CAGR from 100 to 180 over 5 years?") == (
+        "cagr",
+        {"financial_calculator": {"expression": "cagr(100, 180, 5)"}},
+    )
+    _, plan = plan_rules("Analyse a portfolio of 40% INFY, 30% TCS and 30% HDFCBANK") or ("", {})
+    assert plan["portfolio_analyzer"] == {"tickers": ["INFY.NS", "TCS.NS", "HDFCBANK.NS"], "weights": [0.4, 0.3, 0.3]}
+    _, plan = plan_rules("Compare TCS and INFY") or ("", {})
+    assert [c["ticker"] for c in plan["market_data"]["calls"]] == ["TCS.NS", "INFY.NS"]
+    _, plan = plan_rules("What policy repo rate did the MPC decide at its August 2024 meeting?") or ("", {})
+    assert plan["rag_search"]["filters"] == {
+        "date_from": "2024-08-01",
+        "date_to": "2024-09-30",
+        "doc_types": ["mpc_minutes"],
+    }
+    _, plan = plan_rules("What is the repo rate in August 2024 and what is the price of INFY?") or ("", {})
+    assert set(plan) == {"rag_search", "market_data"}  # one parallel superstep
+
+
+def test_tickers_by_symbol_and_company_name() -> None:
+    assert find_tickers("Compare Infosys with tata consultancy and AAPL") == ["INFY.NS", "TCS.NS", "AAPL"]
+    assert find_tickers("what did the RBI and the MPC decide") == []
+
+
+def test_previous_meeting_follows_the_bimonthly_calendar() -> None:
+    assert previous_meeting(8, 2024) == (6, 2024)
+    assert previous_meeting(2, 2024) == (12, 2023)
+
+
+def _turn(resolved: str, figures: list[dict[str, Any]] | None = None, subjects: list[str] | None = None) -> dict:
+    return {
+        "question": resolved,
+        "resolved": resolved,
+        "answer": "",
+        "figures": figures or [],
+        "subjects": subjects or [],
+    }
+
+
+def test_follow_ups_resolve_by_rules() -> None:
+    first = _turn(
+        "What policy repo rate did the MPC decide at its August 2024 meeting?",
+        [{"label": "policy repo rate", "value": "6.50", "period": "2024-08"}],
+    )
+    resolved, rule = resolve("and at the previous meeting?", [first])
+    assert rule == "previous_meeting" and "June 2024" in resolved
+    second = _turn(resolved, [{"label": "policy repo rate", "value": "6.25", "period": "2024-06"}])
+    resolved, rule = resolve("what is the percentage change between those two?", [first, second])
+    # Oldest period first: from June (6.25) to August (6.50).
+    assert rule == "between_those_two" and resolved.startswith("pct_change(6.25, 6.50)")
+    resolved, rule = resolve("and the previous year?", [_turn("What was CPI inflation in 2023-24?")])
+    assert rule == "previous_year" and "2022-23" in resolved
+    resolved, rule = resolve("how does it compare with INFY?", [_turn("Price of TCS", subjects=["TCS"])])
+    assert rule == "compare_with" and resolved == "Compare TCS and INFY"
+    assert resolve("What is the price of TCS?", [])[1] == "none"
