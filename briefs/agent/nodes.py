@@ -199,26 +199,49 @@ def _partial(state: BriefState) -> bool:
 
 
 def writer(state: BriefState) -> dict[str, Any]:
-    """Mint the claim table from tool outputs, then write numeral-free prose citing it."""
+    """Mint the claim table from tool outputs, then write numeral-free prose citing it: the LLM
+    writer when one is configured (falling back to the rules if its reply breaks the contract),
+    the deterministic engine otherwise."""
     from briefs.agent import engine
+    from briefs.agent.llm_writer import write_with_llm
+    from research.llm import get_llm
 
     store = _store()
     started = time.perf_counter()
     claims = mint_claims(state.get("prices") or {}, list(state["tickers"]))
-    draft = engine.write_deterministic(
-        tickers=list(state["tickers"]),
-        claims=claims,
-        prices=state.get("prices") or {},
-        sentiment=state.get("sentiment") or {},
-        partial=_partial(state),
-    )
+    inputs: dict[str, Any] = {
+        "tickers": list(state["tickers"]),
+        "claims": claims,
+        "prices": state.get("prices") or {},
+        "sentiment": state.get("sentiment") or {},
+        "partial": _partial(state),
+    }
+    llm = get_llm("writer")
+    outputs: dict[str, Any] = {"engine": "deterministic"}
+    tokens, cost = 0, 0.0
+    draft = None
+    if llm is not None:
+        written = write_with_llm(llm, **inputs)
+        tokens, cost, draft = written.tokens, written.cost_usd, written.draft
+        outputs = {"engine": llm.name, "model": written.model}
+        if draft is None:
+            outputs["fallback"] = f"deterministic engine: {written.error}"
+    if draft is None:
+        draft = engine.write_deterministic(**inputs)
     store.step(
         state["run_id"],
         "writer",
-        outputs={"claims": len(claims), "sections": len(draft.sections), "engine": "deterministic"},
+        outputs={"claims": len(claims), "sections": len(draft.sections), **outputs},
         latency_ms=(time.perf_counter() - started) * 1000,
+        tokens=tokens,
+        cost_usd=cost,
     )
-    return {"claims": [c.model_dump(mode="json") for c in claims], "draft": draft.model_dump(mode="json")}
+    return {
+        "claims": [c.model_dump(mode="json") for c in claims],
+        "draft": draft.model_dump(mode="json"),
+        "tokens": tokens,
+        "cost_usd": cost,
+    }
 
 
 def _news_by_ticker(state: BriefState) -> dict[str, list[dict[str, Any]]]:
