@@ -22,16 +22,7 @@ def document_list(*, user: Any, filters: SearchFilters | None = None, status: st
     if status:
         qs = qs.filter(status=status)
     if filters is not None:
-        if filters.doc_types:
-            qs = qs.filter(doc_type__in=filters.doc_types)
-        if filters.issuers:
-            qs = qs.filter(issuer__in=filters.issuers)
-        if filters.tags:
-            qs = qs.filter(tags__overlap=filters.tags)
-        if filters.date_from:
-            qs = qs.filter(doc_date__gte=filters.date_from)
-        if filters.date_to:
-            qs = qs.filter(doc_date__lte=filters.date_to)
+        qs = filters.apply(qs)
     return qs
 
 

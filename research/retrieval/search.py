@@ -31,6 +31,22 @@ class SearchFilters(BaseModel):
     date_from: dt.date | None = None
     date_to: dt.date | None = None
 
+    def apply(self, qs: Any) -> Any:
+        """Narrow a Document queryset to these filters (the one place they are interpreted)."""
+        if self.doc_types:
+            qs = qs.filter(doc_type__in=self.doc_types)
+        if self.issuers:
+            qs = qs.filter(issuer__in=self.issuers)
+        if self.tags:
+            qs = qs.filter(tags__overlap=self.tags)
+        if self.document_ids:
+            qs = qs.filter(id__in=self.document_ids)
+        if self.date_from:
+            qs = qs.filter(doc_date__gte=self.date_from)
+        if self.date_to:
+            qs = qs.filter(doc_date__lte=self.date_to)
+        return qs
+
 
 @dataclass
 class RankedChunk:
@@ -46,18 +62,7 @@ def allowed_document_ids(*, user: Any, filters: SearchFilters | None) -> list[in
 
     qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE)
     if filters is not None:
-        if filters.doc_types:
-            qs = qs.filter(doc_type__in=filters.doc_types)
-        if filters.issuers:
-            qs = qs.filter(issuer__in=filters.issuers)
-        if filters.tags:
-            qs = qs.filter(tags__overlap=filters.tags)
-        if filters.document_ids:
-            qs = qs.filter(id__in=filters.document_ids)
-        if filters.date_from:
-            qs = qs.filter(doc_date__gte=filters.date_from)
-        if filters.date_to:
-            qs = qs.filter(doc_date__lte=filters.date_to)
+        qs = filters.apply(qs)
     return list(qs.values_list("id", flat=True))
 
 
