@@ -135,7 +135,9 @@ class YFinanceProvider(MarketDataProvider):
                     raise no_data(symbol) from exc
                 logger.warning("yfinance %s failed: %r", symbol, exc)
                 raise unavailable(f"Yahoo Finance answered with an error ({type(exc).__name__}).") from exc
-        raise unavailable("Yahoo Finance kept rate-limiting us.")  # pragma: no cover - loop always returns
+        # Not reached: the last attempt returns or raises. Kept so the function visibly ends in a
+        # structured error (and mypy sees no implicit None) if the loop is ever changed.
+        raise unavailable("Yahoo Finance kept rate-limiting us.")
 
     def _frame(self, ticker: Any, start: dt.date | None) -> Any:
         kwargs: dict[str, Any] = {"interval": "1d", "auto_adjust": True, "timeout": self.timeout}
