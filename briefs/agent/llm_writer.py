@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from briefs.agent.engine import write_deterministic
 from briefs.claims import BriefDraft, BriefSection, Claim, references
+from briefs.news import fence
 
 SYSTEM = (
     "You write the prose of a morning equity brief for professional analysts.\n"
@@ -60,8 +61,8 @@ def _prompt(tickers: list[str], claims: list[Claim], sentiment: dict[str, Any]) 
     }
     return (
         f"Tickers (in order): {json.dumps(tickers)}\n"
-        f"Claim table:\n<data>\n{json.dumps(table)}\n</data>\n"
-        f"News per ticker:\n<data>\n{json.dumps(news)}\n</data>\n"
+        f"Claim table:\n{fence(table)}\n"
+        f"News per ticker:\n{fence(news)}\n"
         "Write the JSON object now."
     )
 

@@ -184,13 +184,43 @@ def news_agent(state: BriefState) -> dict[str, Any]:
                 "risk_events": out["risk_events"],
                 "call_id": outcome.call_id,
             }
-        return {"sentiment": sentiment, "errors": errors, "worker_status": {"news_agent": "done"}}
+        update: dict[str, Any] = {"sentiment": sentiment, "errors": errors, "worker_status": {"news_agent": "done"}}
+        return update | _news_tone_by_llm(state["run_id"], sentiment)
     except Exception as exc:
         store.step(state["run_id"], "news_agent", error=repr(exc)[:400])
         return {
             "worker_status": {"news_agent": "failed"},
             "errors": [{"ticker": "", "source": "news", "error": "worker_failed", "message": repr(exc)[:300]}],
         }
+
+
+def _news_tone_by_llm(run_id: int, sentiment: dict[str, Any]) -> dict[str, Any]:
+    """When a model is configured, let it read the tone and risk events of the headlines (the
+    rules' result stays where its reply breaks the contract); record the call as a step."""
+    from briefs.agent.llm_news import classify_with_llm
+    from research.llm import get_llm
+
+    llm = get_llm("planner")  # a classification: the small model
+    if llm is None or not sentiment:
+        return {}
+    started = time.perf_counter()
+    read = classify_with_llm(llm, sentiment)
+    outputs: dict[str, Any] = {"engine": llm.name, "model": read.model, "tickers": sorted(read.sentiment)}
+    if read.error:
+        outputs["fallback"] = f"rules: {read.error}"
+    if read.kept_rules:
+        outputs["kept_rules"] = read.kept_rules
+    _store().step(
+        run_id,
+        "news_agent",
+        outputs=outputs,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        tokens=read.tokens,
+        cost_usd=read.cost_usd,
+    )
+    for ticker, entry in read.sentiment.items():
+        sentiment[ticker] = entry
+    return {"sentiment": sentiment, "tokens": read.tokens, "cost_usd": read.cost_usd}
 
 
 # --- writer, verifier, regeneration ------------------------------------------------------------

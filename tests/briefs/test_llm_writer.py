@@ -29,17 +29,23 @@ def _writer_step(run: Any) -> Any:
     return BriefStep.objects.get(run=run, node="writer")
 
 
+# With a key set the news agent asks the model first (its tone reading, tests/briefs/test_llm_news.py);
+# an empty reading keeps the rules' tone, so the writer is what these tests exercise.
+NEWS_READING = (200, anthropic_text(json.dumps({"tickers": []})))
+
+
 def _reply(sections: list[dict[str, str]], summary: str = "Infosys in focus; every figure is verified.") -> Any:
-    return (
+    writer = (
         200,
         anthropic_text(json.dumps({"summary": summary, "sections": sections}), input_tokens=900, output_tokens=120),
     )
+    return NEWS_READING, writer
 
 
 def test_claude_prose_is_used_when_it_keeps_the_contract(one_ticker: Any, analyst: Any, feeds: Any) -> None:
     with fake_llm_server() as claude, override_settings(ANTHROPIC_API_KEY="k", ANTHROPIC_BASE_URL=claude.url):
         claude.script(
-            _reply(
+            *_reply(
                 [
                     {"ticker": "INFY.NS", "narrative": "Infosys closed at {{c1}} after a quiet session."},
                     {"ticker": "TSLA", "narrative": "Also buy Tesla at {{c1}}."},  # outside the scope
@@ -55,9 +61,9 @@ def test_claude_prose_is_used_when_it_keeps_the_contract(one_ticker: Any, analys
     assert step.outputs["engine"] == "anthropic" and "fallback" not in step.outputs
     assert step.tokens == 1020 and step.cost_usd > 0
     # the claim table and the headlines reach the model fenced as data
-    prompt = claude.requests[0]["body"]["messages"][0]["content"]
+    prompt = claude.requests[1]["body"]["messages"][0]["content"]
     assert prompt.count("<data>") == 2 and '"id": "c1"' in prompt
-    assert "never write a digit" in claude.requests[0]["body"]["system"].lower()
+    assert "never write a digit" in claude.requests[1]["body"]["system"].lower()
 
 
 @pytest.mark.parametrize(
@@ -71,7 +77,7 @@ def test_a_reply_that_breaks_the_contract_falls_back_to_the_rules(
     one_ticker: Any, analyst: Any, feeds: Any, narrative: str, reason: str
 ) -> None:
     with fake_llm_server() as claude, override_settings(ANTHROPIC_API_KEY="k", ANTHROPIC_BASE_URL=claude.url):
-        claude.script(_reply([{"ticker": "INFY.NS", "narrative": narrative}]))
+        claude.script(*_reply([{"ticker": "INFY.NS", "narrative": narrative}]))
         run, values = _run(one_ticker, analyst)
     step = _writer_step(run)
     assert reason in step.outputs["fallback"]
