@@ -552,6 +552,17 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
                         f"{fig('max_drawdown_pct', 'max drawdown', suffix=' %')}; 52-week high "
                         f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {sourced}"
                     )
+                elif "bars" in o:  # get_price_history (LLM planner): the window's first and last close
+                    bars = o.get("bars") or []
+                    if bars:
+                        ends = [
+                            c.tool_claim(key, ["calls", i, "bars", j, "close"], bars[j].get("close"), label=label)
+                            for j, label in ((0, f"{sym} close {bars[0]['date']}"), (len(bars) - 1, f"{sym} close"))
+                        ]
+                        c.parts.append(
+                            f"{sym}: close {ends[0]} {o.get('currency')} on {bars[0]['date']} and {ends[1]} on "
+                            f"{bars[-1]['date']} {sourced}"
+                        )
                 else:
                     c.parts.append(
                         f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
