@@ -32,7 +32,7 @@ class ComparedFact(BaseModel):
     url: str
     chunk_id: int
     figure: str | None
-    ref: str = Field("", description="llm mode: the [[cN]] id the analysis uses for this figure")
+    ref: str = Field(default="", description="llm mode: the [[cN]] id the analysis uses for this figure")
 
 
 class ComparisonLine(BaseModel):
@@ -46,7 +46,7 @@ class CompareOut(BaseModel):
     facts: list[ComparedFact]
     mode: str = Field(description="extractive (verbatim quotes) or llm")
     analysis: list[ComparisonLine] = Field(default_factory=list, description="llm mode: the structured comparison")
-    fallback_reason: str = Field("", description="Why the LLM comparison was not used, when a model is configured")
+    fallback_reason: str = Field(default="", description="Why the LLM comparison was not used")
     llm_usage: dict[str, Any] = Field(default_factory=dict, description="model, input/output tokens and cost")
 
 

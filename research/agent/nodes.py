@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -613,12 +614,13 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
             llm_mode = out.get("mode") == "llm"
             if llm_mode:
                 # The model's figures are references to verbatim quotes: show each as that quote.
-                by_ref = {f["ref"]: f for f in out["facts"] if f.get("ref")}
+                by_ref = {f["ref"]: f["figure"] for f in out["facts"] if f.get("ref")}
+
+                def as_quote(m: re.Match[str], _b: dict[str, str] = by_ref) -> str:
+                    return f"“{_b[m.group(1)]}”" if m.group(1) in _b else "n/a"
+
                 for line in out.get("analysis", []):
-                    text = CLAIM_REF.sub(
-                        lambda m, _b=by_ref: f"“{_b[m.group(1)]['figure']}”" if m.group(1) in _b else "n/a",
-                        line["text"],
-                    )
+                    text = CLAIM_REF.sub(as_quote, line["text"])
                     c.parts.append(f"{line['side'] or 'Difference'} — {line['heading']}: {text}")
             for side in out["sides"]:
                 facts = [f for f in out["facts"] if f["side"] == side]
