@@ -120,7 +120,7 @@ def test_fundamentals_are_labelled_output_only(analyst: Any) -> None:
     assert result["claims"] == [{"id": "c1", "recompute": "output_only", "recomputed": None}]
 
 
-def test_chat_turns_show_how_each_figure_was_checked(ask: Any) -> None:
+def test_chat_turns_show_how_each_figure_was_checked(ask: Any, client: Any, analyst: Any) -> None:
     quote = ask("What is the price of INFY?")
     assert quote.status == "done" and quote.verification["status"] == "verified"
     tool_claims = [c for c in quote.claims if c["kind"] == "tool"]
@@ -137,3 +137,9 @@ def test_chat_turns_show_how_each_figure_was_checked(ask: Any) -> None:
     fundamentals = ask("What is the P/E ratio of AAPL?")
     checks = fundamentals.steps.get(node="final_answer").outputs["verification"]["claims"]
     assert checks and {c["recompute"] for c in checks} == {"output_only"}
+
+    client.force_login(analyst)
+    page = client.get(f"/research/chat/{quote.conversation_id}/").content.decode()
+    assert "recomputed from daily bars" in page
+    page = client.get(f"/research/chat/{fundamentals.conversation_id}/").content.decode()
+    assert "output check only" in page
