@@ -2,14 +2,13 @@
 de-duplicate, and score with offline rules.
 
 Headline text is **untrusted data**: it is stripped of markup and control characters, collapsed,
-length-capped and only ever quoted verbatim or fenced as data (:func:`fence`). Nothing in a
+length-capped and only ever quoted verbatim or fenced as data (:func:`research.llm.fence`). Nothing in a
 headline can widen the tickers a run covers or change who receives a brief: those come from the
 watchlist, never from text.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 import urllib.error
@@ -56,13 +55,6 @@ def normalise_headline(raw: str) -> str:
     if len(text) > HEADLINE_MAX_CHARS:
         text = text[: HEADLINE_MAX_CHARS - 1].rstrip() + "…"
     return text
-
-
-def fence(payload: Any) -> str:
-    """Untrusted data for an LLM prompt: JSON between ``<data>`` tags, with ``<`` and ``>`` escaped
-    inside the JSON (still valid JSON), so no headline can close the fence or open a new one."""
-    body = json.dumps(payload, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-    return f"<data>\n{body}\n</data>"
 
 
 def score(titles: list[str]) -> tuple[float, str, list[str]]:

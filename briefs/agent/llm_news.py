@@ -3,7 +3,7 @@
 The rules in ``briefs/news.py`` score every ticker first; the model may then replace a ticker's
 tone and risk events, under a contract that keeps the headlines data:
 
-- headlines reach the model only inside :func:`briefs.news.fence` (JSON between ``<data>`` tags
+- headlines reach the model only inside :func:`research.llm.fence` (JSON between ``<data>`` tags
   that no headline can close), with the instruction that the block is never an instruction;
 - the reply is parsed into a strict schema: a label from a fixed set, a score within −1..1, risk
   events from the same fixed vocabulary the rules use, each backed by the number of a headline of
@@ -19,13 +19,13 @@ the news step records why. One call covers all tickers: it is a classification f
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from briefs.news import RISK_EVENT_NAMES, SENTIMENT_LABELS, fence
+from briefs.news import RISK_EVENT_NAMES, SENTIMENT_LABELS
+from research.llm import fence, json_object
 
 SYSTEM = (
     "You classify the news tone of stocks for a morning brief read by professional analysts.\n"
@@ -40,7 +40,6 @@ SYSTEM = (
     '"score": <number>, "risk_events": [{"event": "<event>", "headline": <number>}]}]}.'
 )
 MAX_TOKENS = 800
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 
 
 class _RiskEvent(BaseModel):
@@ -69,15 +68,12 @@ class LLMNews:
 
 def _prompt(headlines: dict[str, list[str]]) -> str:
     numbered = {t: {str(i): title for i, title in enumerate(titles, start=1)} for t, titles in headlines.items()}
-    return f"Tickers: {json.dumps(list(headlines))}\nHeadlines per ticker, numbered:\n{fence(numbered)}\n"
+    return f"Tickers: {json.dumps(list(headlines))}\nHeadlines per ticker, numbered:\n{fence(json.dumps(numbered))}\n"
 
 
 def _parse(text: str, headlines: dict[str, list[str]]) -> dict[str, _TickerTone]:
-    match = _JSON_OBJECT.search(text or "")
-    if match is None:
-        raise ValueError("the reply holds no JSON object")
-    payload = json.loads(match.group(0))
-    if not isinstance(payload, dict) or not isinstance(payload.get("tickers"), list):
+    payload = json_object(text)
+    if not isinstance(payload.get("tickers"), list):
         raise ValueError("the reply has no list of tickers")
     tones: dict[str, _TickerTone] = {}
     for item in payload["tickers"]:

@@ -11,7 +11,6 @@ deterministic engine and records why.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +18,7 @@ from pydantic import ValidationError
 
 from briefs.agent.engine import write_deterministic
 from briefs.claims import BriefDraft, BriefSection, Claim, references
-from briefs.news import fence
+from research.llm import fence, json_object
 
 SYSTEM = (
     "You write the prose of a morning equity brief for professional analysts.\n"
@@ -33,7 +32,6 @@ SYSTEM = (
     '{"summary": "<one or two sentences>", "sections": [{"ticker": "<ticker>", "narrative": "<prose>"}]} '
     "with one section per ticker you are given, in the same order."
 )
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 MAX_TOKENS = 1500
 
 
@@ -61,17 +59,14 @@ def _prompt(tickers: list[str], claims: list[Claim], sentiment: dict[str, Any]) 
     }
     return (
         f"Tickers (in order): {json.dumps(tickers)}\n"
-        f"Claim table:\n{fence(table)}\n"
-        f"News per ticker:\n{fence(news)}\n"
+        f"Claim table:\n{fence(json.dumps(table))}\n"
+        f"News per ticker:\n{fence(json.dumps(news))}\n"
         "Write the JSON object now."
     )
 
 
 def _parse(text: str, tickers: list[str], claims: list[Claim], base: BriefDraft) -> BriefDraft:
-    match = _JSON_OBJECT.search(text or "")
-    if match is None:
-        raise ValueError("the reply holds no JSON object")
-    payload = json.loads(match.group(0))
+    payload = json_object(text)
     owner = {c.id: c.ticker for c in claims}
     prose: dict[str, str] = {}
     for item in payload.get("sections", []):

@@ -13,6 +13,7 @@ from core.roles import can_access
 from core.tools import ToolFailure, call_tool, tool
 from research.agent.extract import FIGURE_RE, best_sentence
 from research.agent.memory import MEETING_RE
+from research.llm import get_llm
 
 
 class CompareIn(BaseModel):
@@ -31,20 +32,30 @@ class ComparedFact(BaseModel):
     url: str
     chunk_id: int
     figure: str | None
+    ref: str = Field(default="", description="llm mode: the [[cN]] id the analysis uses for this figure")
+
+
+class ComparisonLine(BaseModel):
+    side: str = Field(description="The side this line is about; empty for a difference between both")
+    heading: str = Field(description="stance, rate decision or difference")
+    text: str = Field(description="Prose whose figures are [[cN]] references to facts (by their ref)")
 
 
 class CompareOut(BaseModel):
     sides: list[str]
     facts: list[ComparedFact]
     mode: str = Field(description="extractive (verbatim quotes) or llm")
+    analysis: list[ComparisonLine] = Field(default_factory=list, description="llm mode: the structured comparison")
+    fallback_reason: str = Field(default="", description="Why the LLM comparison was not used")
+    llm_usage: dict[str, Any] = Field(default_factory=dict, description="model, input/output tokens and cost")
 
 
-@tool("document_comparator", input_model=CompareIn, output_model=CompareOut, mcp=False)
-def document_comparator(params: CompareIn, *, user: Any) -> CompareOut:
-    """Compare two documents or periods (e.g. two MPC meetings) aspect by aspect — policy rate,
-    stance, projections — with a verbatim quote and a citation for each side."""
-    if not can_access(user, "research"):
-        raise ToolFailure("forbidden", "Your role does not give access to the document library.")
+Retrieved = list[tuple[str, str, list[dict[str, Any]]]]  # (side, aspect, passages)
+
+
+def _retrieve(params: CompareIn, user: Any) -> tuple[list[str], Retrieved]:
+    """The two sides named in the query and the passages of each aspect for each side (both
+    comparison paths read exactly these)."""
     meetings = [f"{m.group(1).capitalize()} {m.group(2)}" for m in MEETING_RE.finditer(params.query)]
     if len(meetings) < 2:
         raise ToolFailure(
@@ -52,7 +63,7 @@ def document_comparator(params: CompareIn, *, user: Any) -> CompareOut:
         )
     from research.agent.planner import _meeting_filters
 
-    facts: list[ComparedFact] = []
+    retrieved: Retrieved = []
     for side in meetings[:2]:
         for aspect in params.aspects:
             outcome = call_tool(
@@ -60,26 +71,60 @@ def document_comparator(params: CompareIn, *, user: Any) -> CompareOut:
                 {"query": f"{aspect} {side}", "top_k": 3, "filters": _meeting_filters(f"MPC {side}")},
                 user=user,
             )
-            if not outcome.ok or outcome.output is None:
-                continue
-            passages = outcome.as_dict()["passages"]
-            picked = best_sentence(aspect, passages)
-            if picked is None:
-                continue
-            passage, sentence, _ = picked
-            figure = FIGURE_RE.search(sentence)
-            facts.append(
-                ComparedFact(
-                    aspect=aspect,
-                    side=side,
-                    quote=sentence,
-                    citation=passage["citation"],
-                    url=passage["url"],
-                    chunk_id=passage["chunk_id"],
-                    figure=figure.group(0) if figure else None,
-                )
+            if outcome.ok and outcome.output is not None:
+                retrieved.append((side, aspect, outcome.as_dict()["passages"]))
+    return meetings[:2], retrieved
+
+
+def _extractive(retrieved: Retrieved) -> list[ComparedFact]:
+    facts: list[ComparedFact] = []
+    for side, aspect, passages in retrieved:
+        picked = best_sentence(aspect, passages)
+        if picked is None:
+            continue
+        passage, sentence, _ = picked
+        figure = FIGURE_RE.search(sentence)
+        facts.append(
+            ComparedFact(
+                aspect=aspect,
+                side=side,
+                quote=sentence,
+                citation=passage["citation"],
+                url=passage["url"],
+                chunk_id=passage["chunk_id"],
+                figure=figure.group(0) if figure else None,
             )
-    return CompareOut(sides=meetings[:2], facts=facts, mode="extractive")
+        )
+    return facts
+
+
+@tool("document_comparator", input_model=CompareIn, output_model=CompareOut, mcp=False)
+def document_comparator(params: CompareIn, *, user: Any) -> CompareOut:
+    """Compare two documents or periods (e.g. two MPC meetings) aspect by aspect — policy rate,
+    stance, projections — with a verbatim quote and a citation for each side. With a model
+    configured it also writes the stance, rate decision and key differences, its figures only as
+    references to verbatim quotes; a reply that breaks that falls back to the extractive comparison."""
+    if not can_access(user, "research"):
+        raise ToolFailure("forbidden", "Your role does not give access to the document library.")
+    sides, retrieved = _retrieve(params, user)
+    facts = _extractive(retrieved)
+    llm = get_llm("synthesis")
+    if llm is None:
+        return CompareOut(sides=sides, facts=facts, mode="extractive")
+    from research.agent.compare_llm import compare_with_llm
+
+    written = compare_with_llm(llm, query=params.query, sides=sides, aspects=params.aspects, retrieved=retrieved)
+    if written.error:
+        return CompareOut(
+            sides=sides, facts=facts, mode="extractive", fallback_reason=written.error, llm_usage=written.usage
+        )
+    return CompareOut(
+        sides=sides,
+        facts=[ComparedFact(**f) for f in written.facts],
+        mode="llm",
+        analysis=[ComparisonLine(**line) for line in written.analysis],
+        llm_usage=written.usage,
+    )
 
 
 class WebSearchIn(BaseModel):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from research.agent import memory as memory_rules
 from research.agent.extract import best_sentence, first_figure, keywords
 from research.agent.planner import NODE_TOOLS, Plan, plan_from_tool_calls, plan_rules
 from research.agent.state import ChatState
-from research.agent.verify import fmt, render_text, verify_answer
+from research.agent.verify import CLAIM_REF, fmt, render_text, verify_answer
 from research.llm import LLMError, LLMResponse, get_llm
 
 GRAPH_NAME = "research_chat"
@@ -245,7 +246,7 @@ def _run(state: ChatState, node: str, tool: str, args: dict[str, Any]) -> dict[s
     }
 
 
-def _tool_update(state: ChatState, node: str, result: dict[str, Any], started: float) -> dict[str, Any]:
+def _tool_update(state: ChatState, node: str, result: dict[str, Any], started: float, **step: Any) -> dict[str, Any]:
     index = len(state.get("results", []))
     result = {"node": node, "key": f"{node}:{index}", **result}
     result.setdefault("confidence", 1.0 if result["ok"] else 0.0)
@@ -257,7 +258,7 @@ def _tool_update(state: ChatState, node: str, result: dict[str, Any], started: f
         inputs=result["args"],
         outputs=result["output"] if result["ok"] else result["error"],
         confidence=result["confidence"],
-        note="" if result["ok"] else str((result["error"] or {}).get("message", ""))[:500],
+        **{"note": "" if result["ok"] else str((result["error"] or {}).get("message", ""))[:500], **step},
     )
     return {"results": [result], "tool_history": [node]}
 
@@ -294,7 +295,21 @@ def document_comparator(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     args = dict((state.get("plan") or {}).get("document_comparator") or {})
     result = _run(state, "document_comparator", "document_comparator", {"query": args.get("query", "")})
-    return _tool_update(state, "document_comparator", result, started)
+    # With a model configured the tool makes one LLM call: its tokens and cost count like the others',
+    # and a rejected comparison says why on the step.
+    out = result["output"] or {}
+    usage = out.get("llm_usage") or {}
+    step: dict[str, Any] = {k: usage[k] for k in ("input_tokens", "output_tokens", "cost_usd") if k in usage}
+    if out.get("fallback_reason"):
+        step["note"] = f"LLM comparison not used (extractive instead): {out['fallback_reason']}"[:500]
+    update = _tool_update(state, "document_comparator", result, started, **step)
+    if usage:
+        update.update(
+            tokens=usage.get("input_tokens", 0) + usage.get("output_tokens", 0),
+            cost=usage.get("cost_usd", 0.0),
+            llm_calls=1,
+        )
+    return update
 
 
 @db_node
@@ -552,6 +567,17 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
                         f"{fig('max_drawdown_pct', 'max drawdown', suffix=' %')}; 52-week high "
                         f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {sourced}"
                     )
+                elif "bars" in o:  # get_price_history (LLM planner): the window's first and last close
+                    bars = o.get("bars") or []
+                    if bars:
+                        ends = [
+                            c.tool_claim(key, ["calls", i, "bars", j, "close"], bars[j].get("close"), label=label)
+                            for j, label in ((0, f"{sym} close {bars[0]['date']}"), (len(bars) - 1, f"{sym} close"))
+                        ]
+                        c.parts.append(
+                            f"{sym}: close {ends[0]} {o.get('currency')} on {bars[0]['date']} and {ends[1]} on "
+                            f"{bars[-1]['date']} {sourced}"
+                        )
                 else:
                     c.parts.append(
                         f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
@@ -585,9 +611,20 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
             for notice in out.get("notices", []):
                 c.parts.append(f"[Note: {notice.replace(']', ')')}]")
         elif r["node"] == "document_comparator":
+            llm_mode = out.get("mode") == "llm"
+            if llm_mode:
+                # The model's figures are references to verbatim quotes: show each as that quote.
+                by_ref = {f["ref"]: f["figure"] for f in out["facts"] if f.get("ref")}
+
+                def as_quote(m: re.Match[str], _b: dict[str, str] = by_ref) -> str:
+                    return f"“{_b[m.group(1)]}”" if m.group(1) in _b else "n/a"
+
+                for line in out.get("analysis", []):
+                    text = CLAIM_REF.sub(as_quote, line["text"])
+                    c.parts.append(f"{line['side'] or 'Difference'} — {line['heading']}: {text}")
             for side in out["sides"]:
                 facts = [f for f in out["facts"] if f["side"] == side]
-                for fact in facts[:2]:
+                for fact in facts if llm_mode else facts[:2]:
                     passage = {"citation": fact["citation"], "url": fact["url"], "chunk_id": fact["chunk_id"]}
                     c.parts.append(f"{side} — {fact['aspect']}:")
                     c.quote(passage, fact["quote"], fact["aspect"])

@@ -2,14 +2,26 @@
 
 An answer is a template whose figures are ``[[cN]]`` references into a claim table minted from tool
 output, or verbatim quotes (“…”) from a cited passage. :func:`verify_answer` re-checks every claim
-through an independent path and refuses any other number in the text.
+through an independent path and refuses any other number in the text:
+
+* market-data and portfolio claims are recomputed from the raw daily closes (read through the same
+  cache selector the tools read, cut at the output's as-of) with ``briefs/recompute.py``, which
+  shares no code with the tool maths (``recompute="bars"``);
+* claims with no independent recompute (fundamentals such as P/E, which are provider figures) are
+  only re-read from the stored output, and say so (``recompute="output_only"``);
+* calculator claims are recomputed by a Decimal evaluator; quotes are checked against the chunk.
 """
 
 from __future__ import annotations
 
+import bisect
+import datetime as dt
 import re
+from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation, getcontext
 from typing import Any
+
+from briefs import recompute
 
 CLAIM_REF = re.compile(r"\[\[(c\d+)\]\]")
 SOURCE_MARK = re.compile(r"\[(?:Source|Calculated|Note):[^\]]*\]")  # notes: tool messages, not figures
@@ -134,8 +146,91 @@ def _lookup(output: Any, path: list[Any]) -> Any:
     return output
 
 
-def check_claim(claim: dict[str, Any], outputs: dict[str, Any], chunk_texts: dict[int, str]) -> str | None:
-    """``None`` when the claim holds, else what is wrong."""
+# ``bars(symbol)`` → (dates, adjusted closes), oldest first: the series the market tools read.
+BarsFetcher = Callable[[str], tuple[Sequence[dt.date], Sequence[float]]]
+
+# Single-ticker outputs whose fields briefs/recompute.py re-derives from bars (same field names).
+_BAR_TOOLS = {"get_stock_quote", "compute_metrics"}
+
+
+def cached_bars(symbol: str) -> tuple[Sequence[dt.date], Sequence[float]]:
+    """The cached daily closes of ``symbol`` through the portfolios cache selector the tools use."""
+    from portfolios import market
+
+    series = market.series_get(symbol)
+    return series.dates, series.closes.tolist()
+
+
+def _as_of(value: Any) -> dt.date:
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value)[:10])
+
+
+def _tool_of(result_key: str, output: Any, path: list[Any]) -> tuple[str, Any, list[Any]]:
+    """(registry tool, that tool's own output, the claim's path inside it): a market_data result
+    holds several calls (``calls[i]``, each tagged with its tool)."""
+    node = result_key.split(":", 1)[0]
+    if node == "portfolio_analyzer":
+        return "analyze_portfolio", output, path
+    if node == "market_data" and len(path) >= 2 and path[0] == "calls":
+        call = output["calls"][path[1]]
+        return str(call.get("tool", "")), call, path[2:]
+    return node, output, path
+
+
+class CannotRecompute(Exception):
+    """The bars a recompute needs could not be had (so the claim cannot be shown as verified)."""
+
+
+def _upto(bars: BarsFetcher, symbol: str, as_of: Any) -> tuple[list[dt.date], list[float]]:
+    """The bars dated on or before ``as_of``; the newest of them must *be* ``as_of`` (same data)."""
+    from core.tools import ToolFailure
+
+    try:
+        dates, closes = bars(symbol)
+    except ToolFailure as exc:
+        raise CannotRecompute(f"no bars for {symbol}: {exc.tool_error.message}") from exc
+    day = _as_of(as_of)
+    cut = bisect.bisect_right(list(dates), day)
+    if cut == 0 or dates[cut - 1] != day:
+        raise CannotRecompute(f"the cached bars of {symbol} have no bar dated {day}")
+    return list(dates[:cut]), [float(c) for c in closes[:cut]]
+
+
+def recompute_tool_claim(claim: dict[str, Any], output: Any, bars: BarsFetcher) -> tuple[str, float | None]:
+    """``("bars", value)`` — the claim's figure re-derived from raw bars (``None``: the bars do not
+    give it) — or ``("output_only", None)`` when it has no independent recompute. Raises
+    :class:`CannotRecompute` when the bars cannot be had."""
+    tool, out, path = _tool_of(claim.get("result_key", ""), output, list(claim["path"]))
+    field = path[-1] if path else ""
+    if tool in _BAR_TOOLS and path == [field] and field in recompute.METRIC_UNITS:
+        dates, closes = _upto(bars, out["symbol"], out["as_of"])
+        return "bars", recompute.recompute(field, dates, closes)
+    if tool == "get_price_history" and len(path) == 3 and path[0] == "bars" and field == "close":
+        # A raw bar: the cache's close on the date the output gives for that bar.
+        _, closes = _upto(bars, out["symbol"], out["bars"][path[1]]["date"])
+        return "bars", closes[-1]
+    if tool == "analyze_portfolio" and path == [field] and field in recompute.PORTFOLIO_RECOMPUTE:
+        from django.conf import settings
+
+        # Holdings and weights as the tool resolved them (exclusions, normalisation); the bars and
+        # the maths are the verifier's own, and the risk-free rate is the setting, not the output's.
+        assets = out["assets"]
+        holdings = [_upto(bars, a["symbol"], out["end"]) for a in assets]
+        _, rets = recompute.portfolio_returns(
+            holdings, [float(a["weight"]) for a in assets], start=_as_of(out["start"])
+        )
+        return "bars", recompute.PORTFOLIO_RECOMPUTE[field](rets, float(settings.MARKET_RISK_FREE_RATE))
+    return "output_only", None
+
+
+def check_claim(
+    claim: dict[str, Any],
+    outputs: dict[str, Any],
+    chunk_texts: dict[int, str],
+    bars: BarsFetcher = cached_bars,
+) -> str | None:
+    """``None`` when the claim holds, else what is wrong. Tool claims are labelled in place with
+    how they were checked (``recompute``: "bars" or "output_only") and the ``recomputed`` value."""
     kind = claim.get("kind")
     if kind == "tool":
         output = outputs.get(claim.get("result_key", ""))
@@ -145,6 +240,14 @@ def check_claim(claim: dict[str, Any], outputs: dict[str, Any], chunk_texts: dic
             return f"{claim['id']}: the tool output has no value at {claim.get('path')}"
         if abs(value - float(claim["value"])) > 1e-9 * max(1.0, abs(value)):
             return f"{claim['id']}: tool output says {value}, the claim says {claim['value']}"
+        try:
+            method, again = recompute_tool_claim(claim, output, bars)
+        except CannotRecompute as exc:
+            claim.update(recompute="bars", recomputed=None)
+            return f"{claim['id']}: cannot recompute from the bars ({exc})"
+        claim.update(recompute=method, recomputed=again)
+        if method == "bars" and not recompute.agrees(float(claim["value"]), again):
+            return f"{claim['id']}: recomputed from the bars {again!r}, the claim says {claim['value']!r}"
         return None
     if kind == "calc":
         recomputed = recompute_calc(claim.get("expression", ""))
@@ -169,15 +272,24 @@ def verify_answer(
     outputs: dict[str, Any],
     chunk_texts: dict[int, str],
     citations: list[dict[str, Any]],
+    bars: BarsFetcher = cached_bars,
 ) -> dict[str, Any]:
-    """``{"status": "verified"|"failed", "checked": n, "problems": [...]}``."""
+    """``{"status": "verified"|"failed", "checked": n, "problems": [...], "claims": [...]}`` where
+    ``claims`` says how each tool claim was checked (recomputed from bars, or output only)."""
     problems: list[str] = []
+    memo: dict[str, tuple[Sequence[dt.date], Sequence[float]]] = {}
+
+    def once(symbol: str) -> tuple[Sequence[dt.date], Sequence[float]]:
+        if symbol not in memo:  # one cache read per symbol however many claims cite it
+            memo[symbol] = bars(symbol)
+        return memo[symbol]
+
     by_id = {c["id"]: c for c in claims}
     for ref in CLAIM_REF.findall(template):
         if ref not in by_id:
             problems.append(f"[[{ref}]] refers to no claim")
     for claim in claims:
-        problem = check_claim(claim, outputs, chunk_texts)
+        problem = check_claim(claim, outputs, chunk_texts, once)
         if problem:
             problems.append(problem)
     cited = [" ".join(chunk_texts.get(int(c.get("chunk_id") or 0), "").split()) for c in citations]
@@ -194,4 +306,14 @@ def verify_answer(
     for number in _numbers(text):
         if number not in allowed:
             problems.append(f"the figure {number} is neither a tool claim nor a quoted passage")
-    return {"status": "failed" if problems else "verified", "checked": len(claims), "problems": problems}
+    checks = [
+        {"id": c["id"], "recompute": c.get("recompute"), "recomputed": c.get("recomputed")}
+        for c in claims
+        if c.get("kind") == "tool"
+    ]
+    return {
+        "status": "failed" if problems else "verified",
+        "checked": len(claims),
+        "problems": problems,
+        "claims": checks,
+    }

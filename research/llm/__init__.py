@@ -8,6 +8,8 @@ call raises :class:`LLMError` with a stable ``code`` the graphs can branch on.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -92,6 +94,29 @@ def cost_usd(model: str, input_tokens: int, output_tokens: int) -> float:
     return round((input_tokens * prices[0] + output_tokens * prices[1]) / 1_000_000, 8)
 
 
+_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+# A fence tag written inside the data (a passage, a headline) must not close or reopen the fence.
+_FENCE_TAG = re.compile(r"<\s*/?\s*data\s*>", re.IGNORECASE)
+
+
+def fence(payload: str) -> str:
+    """``payload`` between ``<data>`` and ``</data>``: untrusted text (tool output, passages, news)
+    that the system prompt tells the model never to follow. A fence tag inside it is defused."""
+    return "<data>\n" + _FENCE_TAG.sub(lambda m: m.group(0).replace("<", "‹").replace(">", "›"), payload) + "\n</data>"
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The first-to-last ``{…}`` of a model reply as a dict (models wrap JSON in prose or fences);
+    ``ValueError`` when there is none."""
+    match = _JSON_OBJECT.search(text or "")
+    if match is None:
+        raise ValueError("the reply holds no JSON object")
+    payload = json.loads(match.group(0))  # JSONDecodeError is a ValueError
+    if not isinstance(payload, dict):
+        raise ValueError("the reply's JSON is not an object")
+    return payload
+
+
 def get_llm(role: Role) -> LLMProvider | None:
     """The provider for ``role`` in the configured mode, or ``None`` for the deterministic engine."""
     mode = llm_mode()
@@ -113,7 +138,9 @@ __all__ = [
     "LLMToolCall",
     "Role",
     "cost_usd",
+    "fence",
     "get_llm",
+    "json_object",
     "llm_mode",
     "model_for",
 ]
