@@ -1,5 +1,14 @@
 """Wiring only (no database at import): memory_resolver → planner → tools (parallel superstep)
-→ guardrail_check → planner | final_answer | human_review → deliver."""
+→ guardrail_check → planner | final_answer | human_review → deliver.
+
+Thread = conversation: every turn of a conversation invokes this graph on the same checkpointer
+thread (``Conversation.thread_id``, ``chat-<conversation id>``). Why: the sliding memory window is
+then graph state — appended by ``deliver``, read by ``memory_resolver`` — saved and restored by the
+Postgres checkpointer like everything else, so a conversation continues after a restart or in
+another worker, and the thread's checkpoint history is the conversation's. Each turn's input resets
+the per-turn channels (``state.turn_input``). A turn paused at ``human_review`` holds the thread,
+so the conversation accepts no new message until the reviewer's decision resumes it.
+"""
 
 from __future__ import annotations
 
