@@ -57,6 +57,20 @@ def turn_memory(*, turn_id: int, size: int) -> list[dict[str, Any]]:
     ]
 
 
+def turn_node_path(turn: Turn) -> list[str]:
+    """The graph nodes a turn went through, in order, from its trace steps. Two nodes write no step
+    of their own at those moments, so the turn's status stands in: a paused turn sits at
+    ``human_review``; a finished one (done or cancelled by the graph) went through ``deliver``."""
+    path = [s.node for s in turn.steps.all()]
+    if not path:
+        return []
+    if turn.status == Turn.Status.ESCALATED and "human_review" not in path:
+        path.append("human_review")
+    if turn.status in (Turn.Status.DONE, Turn.Status.CANCELLED):
+        path.append("deliver")
+    return path
+
+
 def trace_get(*, user: Any, conversation_id: UUID | str) -> dict[str, Any]:
     conversation = conversation_get(user=user, conversation_id=conversation_id)
     turns = list(conversation.turns.prefetch_related("steps").order_by("index"))

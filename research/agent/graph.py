@@ -12,6 +12,8 @@ so the conversation accepts no new message until the reviewer's decision resumes
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
@@ -45,6 +47,21 @@ def build_graph(*, checkpointer: Any = None) -> Any:
     return builder.compile(checkpointer=checkpointer)
 
 
-def mermaid() -> str:
-    """The diagram drawn from the compiled graph, so it cannot drift from the code."""
-    return str(build_graph().get_graph().draw_mermaid())
+@functools.cache
+def _drawn() -> tuple[str, frozenset[str]]:
+    graph = build_graph().get_graph()
+    return str(graph.draw_mermaid()), frozenset(graph.nodes)
+
+
+VISITED_STYLE = "fill:#ffe08a,stroke:#b26b00,stroke-width:2px"
+
+
+def mermaid(visited: Iterable[str] = ()) -> str:
+    """The diagram drawn from the compiled graph, so it cannot drift from the code. ``visited``
+    node names (a turn's path) are highlighted with a Mermaid class; names that are not nodes of
+    the graph are ignored, so stored text never reaches the diagram source."""
+    text, nodes = _drawn()
+    marked = [n for n in dict.fromkeys(visited) if n in nodes]
+    if not marked:
+        return text
+    return f"{text.rstrip()}\n\tclassDef visited {VISITED_STYLE}\n\tclass {','.join(marked)} visited\n"

