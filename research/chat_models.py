@@ -30,6 +30,11 @@ class Conversation(models.Model):
 
         return reverse("research-chat:conversation", args=[self.pk])
 
+    @property
+    def thread_id(self) -> str:
+        """The LangGraph checkpointer thread of this conversation: every turn runs on it."""
+        return f"chat-{self.pk}"
+
 
 class Turn(models.Model):
     class Status(models.TextChoices):
@@ -65,7 +70,13 @@ class Turn(models.Model):
     guardrail_events = models.JSONField(default=list, blank=True)
     cancel_requested = models.BooleanField(default=False)
     review_task_id = models.BigIntegerField(null=True, blank=True)
-    thread_id = models.CharField(max_length=120, blank=True)
+    # The checkpointer thread the turn ran on: the conversation's (``chat-<conversation>``). Turns
+    # from before thread = conversation keep their own ``chat-<conversation>-<index>`` thread.
+    thread_id = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="LangGraph checkpointer thread: the conversation's thread (chat-<conversation id>).",
+    )
     error = models.TextField(blank=True)
     latency_ms = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -9,6 +9,7 @@ from django.db.models import QuerySet, Sum
 from django.http import Http404
 
 from core.roles import ADMIN, has_role
+from research.agent.memory import memory_entry
 from research.agent.verify import render_text
 from research.chat_models import Conversation, TraceStep, Turn
 
@@ -35,21 +36,39 @@ def turn_get(*, user: Any, turn_id: int) -> Turn:
 
 
 def turn_memory(*, turn_id: int, size: int) -> list[dict[str, Any]]:
-    """The sliding window: the last ``size`` answered turns before ``turn_id`` in its conversation."""
+    """The sliding window rebuilt from Turn rows: the last ``size`` answered turns before
+    ``turn_id``. Only a fallback — the window lives in the conversation's checkpointed graph state;
+    this seeds it for a conversation whose thread has no memory yet (one started before thread =
+    conversation)."""
     turn = Turn.objects.get(pk=turn_id)
     earlier = Turn.objects.filter(
         conversation_id=turn.conversation_id, index__lt=turn.index, status=Turn.Status.DONE
     ).order_by("-index")[:size]
     return [
-        {
-            "question": t.question,
-            "resolved": t.resolved_question or t.question,
-            "answer": render_text(t.answer, t.claims),
-            "figures": t.figures,
-            "subjects": t.subjects,
-        }
+        memory_entry(
+            turn_id=t.pk,
+            question=t.question,
+            resolved=t.resolved_question,
+            answer=render_text(t.answer, t.claims),
+            figures=t.figures,
+            subjects=t.subjects,
+        )
         for t in reversed(list(earlier))
     ]
+
+
+def turn_node_path(turn: Turn) -> list[str]:
+    """The graph nodes a turn went through, in order, from its trace steps. Two nodes write no step
+    of their own at those moments, so the turn's status stands in: a paused turn sits at
+    ``human_review``; a finished one (done or cancelled by the graph) went through ``deliver``."""
+    path = [s.node for s in turn.steps.all()]
+    if not path:
+        return []
+    if turn.status == Turn.Status.ESCALATED and "human_review" not in path:
+        path.append("human_review")
+    if turn.status in (Turn.Status.DONE, Turn.Status.CANCELLED):
+        path.append("deliver")
+    return path
 
 
 def trace_get(*, user: Any, conversation_id: UUID | str) -> dict[str, Any]:

@@ -43,11 +43,17 @@ def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str |
             Conversation.objects.select_for_update().filter(pk=conversation.pk).first()
             if conversation.turns.filter(status__in=Turn.ACTIVE).exists():
                 raise ValidationError({"question": "Wait for the current answer (or cancel it) before asking again."})
+            # The conversation's thread is paused at the reviewer's interrupt: a new turn on it would
+            # discard that pause, so the conversation waits for the decision.
+            if conversation.turns.filter(status=Turn.Status.ESCALATED).exists():
+                raise ValidationError(
+                    {"question": "A reviewer is answering the last question; ask again once it is decided."}
+                )
         else:
             conversation = Conversation.objects.create(owner=user, title=text[:120])
         index = (conversation.turns.aggregate(m=Max("index"))["m"] or 0) + 1
         turn = Turn.objects.create(
-            conversation=conversation, index=index, question=text, thread_id=f"chat-{conversation.pk}-{index}"
+            conversation=conversation, index=index, question=text, thread_id=conversation.thread_id
         )
         conversation.save(update_fields=["updated_at"])
         transaction.on_commit(partial(_enqueue, turn.pk))
@@ -79,11 +85,13 @@ def chat_turn_cancel(*, user: Any, turn_id: int) -> Turn:
 
 
 def chat_turn_run(*, turn_id: int) -> str:
-    """Run the agent for one turn (the Celery task calls this). Idempotent: only a queued turn runs."""
+    """Run the agent for one turn on its conversation's checkpointer thread (the Celery task calls
+    this). Idempotent: only a queued turn runs."""
     from django.utils import timezone
 
     from core.checkpoint import checkpointer
     from research.agent.graph import build_graph
+    from research.agent.state import turn_input
 
     claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.QUEUED).update(
         status=Turn.Status.RUNNING, started_at=timezone.now()
@@ -91,14 +99,16 @@ def chat_turn_run(*, turn_id: int) -> str:
     if not claimed:
         return "skipped"
     turn = Turn.objects.select_related("conversation").get(pk=turn_id)
-    state = {
-        "turn_id": turn.pk,
-        "user_id": turn.conversation.owner_id,
-        "thread_id": turn.thread_id,
-        "question": turn.question,
-    }
+    # The thread is the conversation: memory carries over in the checkpoint, per-turn channels are
+    # reset by the input. (A turn queued before that change keeps the thread it was given.)
+    state = turn_input(
+        turn_id=turn.pk,
+        user_id=turn.conversation.owner_id,
+        thread_id=turn.thread_id or turn.conversation.thread_id,
+        question=turn.question,
+    )
     config: dict[str, Any] = {
-        "configurable": {"thread_id": turn.thread_id},
+        "configurable": {"thread_id": state["thread_id"]},
         "run_name": "research_chat",
         "tags": ["alphadesk", "research_chat"],
         "metadata": {"turn_id": turn.pk, "conversation_id": str(turn.conversation_id)},

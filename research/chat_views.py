@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 from core.roles import area_required
 from research.agent.verify import CLAIM_REF
 from research.chat_models import Turn
-from research.chat_selectors import conversation_get, conversation_list, trace_get, turn_get
+from research.chat_selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path
 from research.chat_services import chat_message_post, chat_turn_cancel
 
 _SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
@@ -158,4 +158,12 @@ def chat_trace(request: HttpRequest, conversation_id: str) -> HttpResponse:
     from research.agent.graph import mermaid
 
     trace = trace_get(user=request.user, conversation_id=conversation_id)
-    return render(request, "research/chat_trace.html", {**trace, "mermaid": mermaid()})
+    # The diagram highlights one turn's path: ?turn=<id>, else the latest turn.
+    turns = trace["turns"]
+    shown = next((t for t in turns if str(t.pk) == request.GET.get("turn")), turns[-1] if turns else None)
+    path = turn_node_path(shown) if shown else []
+    return render(
+        request,
+        "research/chat_trace.html",
+        {**trace, "mermaid": mermaid(path), "graph_turn": shown, "graph_path": path},
+    )

@@ -35,6 +35,27 @@ COMPARE_WITH_RE = re.compile(r"\b(?:compare|compares|comparison)\b.*\bwith\s+([A
 MPC_MEETING_MONTHS = (2, 4, 6, 8, 10, 12)  # the RBI MPC meets every two months
 
 
+def memory_entry(
+    *,
+    turn_id: int,
+    question: str,
+    resolved: str,
+    answer: str,
+    figures: list[dict[str, Any]],
+    subjects: list[str],
+) -> dict[str, Any]:
+    """One finished turn as the memory window holds it (the graph's ``memory`` channel and the
+    fallback built from Turn rows use this one shape). ``answer`` is the rendered text."""
+    return {
+        "turn_id": turn_id,
+        "question": question,
+        "resolved": resolved or question,
+        "answer": answer,
+        "figures": list(figures or []),
+        "subjects": list(subjects or []),
+    }
+
+
 def previous_meeting(month: int, year: int) -> tuple[int, int]:
     """The MPC meeting before (month, year) on the bi-monthly calendar."""
     earlier = [m for m in MPC_MEETING_MONTHS if m < month]

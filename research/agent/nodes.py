@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.conf import settings
+from langgraph.types import Overwrite
 
 from research.agent import memory as memory_rules
 from research.agent.extract import best_sentence, first_figure, keywords
@@ -120,10 +121,20 @@ def memory_resolver(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     from research.chat_selectors import turn_memory
 
-    window = turn_memory(turn_id=state["turn_id"], size=settings.AGENT_MEMORY_TURNS) if state.get("turn_id") else []
+    # The window is conversation state on the checkpointed thread. Only a thread that has none yet
+    # (a conversation started before thread = conversation) rebuilds it from the Turn rows, once:
+    # the seed is written back so later turns read the checkpoint.
+    window = list(state.get("memory") or [])
+    source = "checkpoint"
+    update: dict[str, Any] = {"started": time.time(), "attempts": 0}
+    if not window and state.get("turn_id"):
+        window = turn_memory(turn_id=state["turn_id"], size=settings.AGENT_MEMORY_TURNS)
+        source = "turn rows" if window else "none"
+        if window:
+            update["memory"] = Overwrite(window)
     question = state["question"]
     resolved, rule = memory_rules.resolve(question, window)
-    update: dict[str, Any] = {"memory": window, "resolved": resolved, "started": time.time(), "attempts": 0}
+    update["resolved"] = resolved
     reply = None
     llm = get_llm("planner") if window and rule == "none" else None
     if llm is not None:
@@ -144,7 +155,7 @@ def memory_resolver(state: ChatState) -> dict[str, Any]:
         state,
         "memory_resolver",
         started=started,
-        inputs={"question": question, "memory_turns": len(window)},
+        inputs={"question": question, "memory_turns": len(window), "memory_source": source},
         outputs={"resolved": resolved, "rule": rule},
         note=f"resolved by {rule}" if rule != "none" else "standalone question",
         **_llm_fields(reply),
@@ -839,9 +850,23 @@ def _persist(state: ChatState, *, status: str, finished: bool = True, **extra: A
 
 @db_node
 def deliver(state: ChatState) -> dict[str, Any]:
-    """Write the outcome onto the turn (status, answer, claims, totals)."""
+    """Write the outcome onto the turn (status, answer, claims, totals); an answered turn is
+    appended to the conversation's memory window."""
     from research.chat_models import Turn
 
     status = Turn.Status.CANCELLED if state.get("cancelled") else Turn.Status.DONE
     _persist(state, status=status)
-    return {"status": str(status)}
+    update: dict[str, Any] = {"status": str(status)}
+    if status == Turn.Status.DONE:
+        # The answered turn joins the conversation's memory window (the reducer keeps the last N).
+        update["memory"] = [
+            memory_rules.memory_entry(
+                turn_id=state["turn_id"],
+                question=state["question"],
+                resolved=state.get("resolved", ""),
+                answer=render_text(state.get("answer", ""), state.get("claims", [])),
+                figures=state.get("figures", []),
+                subjects=state.get("subjects", []),
+            )
+        ]
+    return update

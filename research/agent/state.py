@@ -1,18 +1,41 @@
-"""The graph state of one chat turn. Channels written by parallel tool nodes carry reducers."""
+"""The graph state of a conversation. The checkpointer thread is the conversation, so the state
+holds two kinds of channel:
+
+* conversation channels (``user_id``, ``thread_id``, ``memory``) carry over from turn to turn —
+  ``memory`` is the sliding window of finished turns, appended by ``deliver``;
+* per-turn channels (everything else) start empty on every turn: :func:`turn_input` writes a
+  fresh value into each. Channels that parallel tool nodes write carry an ``operator.add``
+  reducer, and a plain new value would be *added* to the last turn's, so their reset is a
+  LangGraph ``Overwrite``, which bypasses the reducer.
+"""
 
 from __future__ import annotations
 
 import operator
 from typing import Annotated, Any, TypedDict
 
+from langgraph.types import Overwrite
+
+
+def remember(window: list[dict[str, Any]], finished: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The memory reducer: append the finished turns and keep the last ``AGENT_MEMORY_TURNS``."""
+    from django.conf import settings
+
+    size = int(settings.AGENT_MEMORY_TURNS)
+    merged = [*window, *finished]
+    return merged[-size:] if size > 0 else []  # [-0:] would be everything
+
 
 class ChatState(TypedDict, total=False):
-    turn_id: int
+    # --- conversation channels: kept across the turns of the thread ---
     user_id: int
     thread_id: str
+    # The last turns (sliding window): question, resolved, answer, figures, subjects, turn_id.
+    memory: Annotated[list[dict[str, Any]], remember]
+    # --- per-turn channels: reset by turn_input() ---
+    turn_id: int
     question: str
     resolved: str  # the question after coreference resolution
-    memory: list[dict[str, Any]]  # the last turns (sliding window): question, resolved, answer, figures
     plan: dict[str, dict[str, Any]]  # next superstep: tool node -> its arguments
     plan_path: str  # which fast-path rule planned the turn, "llm" or "fallback"
     # Written by tool nodes that may run in the same superstep: merged by reducers.
@@ -30,8 +53,44 @@ class ChatState(TypedDict, total=False):
     figures: list[dict[str, Any]]  # the figures this turn established, for follow-ups
     subjects: list[str]  # tickers this turn was about, for "how does it compare with INFY"
     verification: dict[str, Any]
-    confidence: float
+    confidence: float | None
     escalation_reason: str
     answered_by: str
     status: str
     cancelled: bool
+
+
+CONVERSATION_CHANNELS = frozenset({"user_id", "thread_id", "memory"})
+
+
+def turn_input(*, turn_id: int, user_id: int, thread_id: str, question: str) -> dict[str, Any]:
+    """The input that starts one turn on the conversation's thread: every per-turn channel gets a
+    fresh value (so nothing of the last turn leaks in), ``memory`` is left as the thread has it."""
+    return {
+        "turn_id": turn_id,
+        "user_id": user_id,
+        "thread_id": thread_id,
+        "question": question,
+        "resolved": "",
+        "plan": {},
+        "plan_path": "",
+        "results": Overwrite([]),
+        "tool_history": Overwrite([]),
+        "events": Overwrite([]),
+        "tokens": Overwrite(0),
+        "cost": Overwrite(0.0),
+        "llm_calls": Overwrite(0),
+        "started": 0.0,  # memory_resolver stamps the real start
+        "attempts": 0,
+        "answer": "",
+        "claims": [],
+        "citations": [],
+        "figures": [],
+        "subjects": [],
+        "verification": {},
+        "confidence": None,
+        "escalation_reason": "",
+        "answered_by": "agent",
+        "status": "",
+        "cancelled": False,
+    }

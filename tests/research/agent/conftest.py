@@ -78,3 +78,12 @@ def ask(analyst: Any, django_capture_on_commit_callbacks: Any) -> Callable[..., 
         return turn
 
     return run
+
+
+def thread_state(thread_id: str) -> dict[str, Any]:
+    """The latest checkpointed graph state of a thread ({} when it has none)."""
+    from core.checkpoint import checkpointer
+    from research.agent.graph import build_graph
+
+    with checkpointer() as saver:
+        return dict(build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values)

@@ -106,7 +106,34 @@ def test_pages_render_turn_partial_answer_markup_and_trace(analyst: Any) -> None
     assert "<code>pct_change(6.50, 6.25)</code>" in partial
     trace = web.get(f"/research/chat/{turn.conversation_id}/trace/").content.decode()
     assert "financial_calculator" in trace and "graph TD" in trace and "guardrail_check" in trace
+    # The turn's path, highlighted in the diagram source: its steps and then deliver.
+    path = "memory_resolver,planner,financial_calculator,guardrail_check,final_answer,deliver"
+    assert f"class {path} visited" in trace
+    # Mermaid (big) is vendored and loaded on the trace page only.
+    assert '<script src="/static/vendor/mermaid-11.17.2/mermaid.min.js">' in trace
+    assert "mermaid.min.js" not in page
     assert web.post("/research/chat/", {"question": "  "}).status_code == 400
+
+
+def test_trace_graph_highlights_the_chosen_turn(analyst: Any) -> None:
+    from research.agent.graph import mermaid
+    from research.chat_services import chat_message_post
+
+    first = chat_message_post(user=analyst, question="What is 2+2?")
+    chat_turn_run(turn_id=first.pk)
+    conversation_id = first.conversation_id
+    second = chat_message_post(user=analyst, question="What is the price of INFY?", conversation_id=conversation_id)
+    chat_turn_run(turn_id=second.pk)
+    web = client_for(analyst)
+    url = f"/research/chat/{first.conversation_id}/trace/"
+    latest = web.get(url).content.decode()
+    assert "class memory_resolver,planner,market_data,guardrail_check,final_answer,deliver visited" in latest
+    chosen = web.get(f"{url}?turn={first.pk}").content.decode()
+    assert "class memory_resolver,planner,financial_calculator,guardrail_check,final_answer,deliver visited" in chosen
+    assert f'href="?turn={first.pk}#graph"' in chosen
+    # Only real node names reach the diagram source.
+    assert mermaid(["planner", "x;click planner call alert(1)"]).endswith("\tclass planner visited\n")
+    assert mermaid() == mermaid([])
 
 
 def test_answer_markup_escapes_user_text(analyst: Any) -> None:

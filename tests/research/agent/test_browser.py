@@ -9,7 +9,7 @@ from typing import Any
 import pypdf
 import pytest
 
-from tests.conftest import browser_login
+from tests.conftest import ARTIFACTS, browser_login
 from tests.research.conftest import MPC_AUG_2024, ingest
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.timeout(240)]
@@ -53,7 +53,21 @@ def test_ask_watch_steps_open_trace_and_follow_citation(
     assert "RBI MPC Minutes, August 2024, p. 1" in answer.locator("a.cite").first.inner_text()
 
     page.click('[data-testid="trace-link"]')
-    page.wait_for_selector('[data-testid="mermaid"]')
+    # The graph is drawn as SVG by the vendored Mermaid, from the source generated server-side.
+    diagram = page.locator('[data-testid="graph-diagram"] svg')
+    diagram.wait_for(timeout=30_000)
+    texts = "els => els.map(e => e.textContent.trim())"  # SVG elements have no innerText
+    labels = set(diagram.locator("g.node").evaluate_all(texts))
+    graph_nodes = {"memory_resolver", "planner", "rag_search", "financial_calculator", "document_comparator"}
+    graph_nodes |= {"web_search", "market_data", "portfolio_analyzer", "guardrail_check", "final_answer"}
+    graph_nodes |= {"human_review", "deliver"}
+    assert graph_nodes <= labels, labels
+    # Highlighted: the path this turn took (the steps seen above, then deliver).
+    visited = set(diagram.locator("g.node.visited").evaluate_all(texts))
+    assert visited == set(steps) | {"deliver"}
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator('[data-testid="graph-diagram"]').screenshot(path=str(ARTIFACTS / "chat-trace-graph.png"))
+    assert "memory_resolver" in page.locator('[data-testid="mermaid"]').text_content()  # source kept
     assert "rag_search" in page.locator("table.timeline").first.inner_text()
     page.locator('[data-testid="trace-citation"]').first.click()
     page.wait_for_selector(".chunk.target")

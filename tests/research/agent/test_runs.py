@@ -11,9 +11,12 @@ import pytest
 from django.db import connections
 from django.test import override_settings
 
+from research.agent.verify import render_text
 from research.chat_models import Conversation, Turn
 from research.chat_services import chat_message_post, chat_turn_cancel, chat_turn_run
+from reviews.models import ReviewTask
 from reviews.services import review_task_decide
+from tests.research.agent.conftest import thread_state
 from tests.research.fake_llm import anthropic_tool_use, fake_llm_server
 
 pytestmark = [pytest.mark.timeout(180)]
@@ -22,9 +25,7 @@ pytestmark = [pytest.mark.timeout(180)]
 def new_turn(user: Any, question: str) -> Turn:
     """A queued turn without the on-commit enqueue (these tests run it themselves)."""
     conversation = Conversation.objects.create(owner=user, title=question[:100])
-    return Turn.objects.create(
-        conversation=conversation, index=1, question=question, thread_id=f"chat-{conversation.pk}-1"
-    )
+    return Turn.objects.create(conversation=conversation, index=1, question=question, thread_id=conversation.thread_id)
 
 
 def wait_for(turn_id: int, statuses: set[str], timeout: float = 60) -> Turn:
@@ -84,6 +85,7 @@ def test_cancel_a_running_turn(transactional_db: Any, analyst: Any) -> None:
     assert turn.answer == ""
     assert [s.node for s in turn.steps.order_by("seq")].count("planner") == 1  # never planned again
     assert len(claude.requests) == 1
+    assert thread_state(turn.thread_id)["memory"] == []  # a cancelled turn is not remembered
 
 
 def test_cancel_a_queued_turn_is_skipped_by_the_worker(db: Any, analyst: Any) -> None:
@@ -100,10 +102,11 @@ def test_escalation_decision_resumes_in_the_worker(celery_worker: Any, analyst: 
     turn = chat_message_post(user=analyst, question="What did the MPC minutes say about zorblax quantum tariffs?")
     turn = wait_for(turn.pk, {"escalated", "done", "failed"})
     assert turn.status == "escalated", turn.error
-    assert turn.review_task_id
+    task_id = turn.review_task_id
+    assert task_id
     review_task_decide(
         user=reviewer,
-        task_id=turn.review_task_id,
+        task_id=task_id,
         outcome="edit",
         edited={"answer": "The minutes do not discuss tariffs; see the August 2024 statement."},
     )
@@ -112,7 +115,49 @@ def test_escalation_decision_resumes_in_the_worker(celery_worker: Any, analyst: 
     assert turn.answered_by == "reviewer"
     assert turn.answer == "The minutes do not discuss tariffs; see the August 2024 statement."
     assert turn.steps.filter(node="human_review").exists()
-    # The next question in the conversation still runs.
+    # The resume ran on the conversation's thread and finished the paused turn.
+    task = ReviewTask.objects.get(pk=task_id)
+    assert task.thread_id == turn.thread_id == f"chat-{turn.conversation_id}"
+    # The next question in the conversation still runs, on the same thread, remembering the
+    # reviewer's answer and with none of the escalated turn's tool results.
     follow = chat_message_post(user=analyst, question="What is 2+2?", conversation_id=turn.conversation_id)
     follow = wait_for(follow.pk, {"done", "failed", "escalated"})
     assert follow.status == "done" and follow.index == 2
+    assert follow.thread_id == turn.thread_id
+    state = thread_state(turn.thread_id)
+    assert [(m["turn_id"], m["answer"]) for m in state["memory"]] == [
+        (turn.pk, "The minutes do not discuss tariffs; see the August 2024 statement."),
+        (follow.pk, render_text(follow.answer, follow.claims)),
+    ]
+    assert [r["node"] for r in state["results"]] == ["financial_calculator"]
+    assert not follow.guardrail_events
+
+
+def done_turn(conversation: Conversation, index: int, question: str) -> Turn:
+    """Run one turn in this (the test's) process, as a worker would."""
+    turn = Turn.objects.create(
+        conversation=conversation, index=index, question=question, thread_id=conversation.thread_id
+    )
+    assert chat_turn_run(turn_id=turn.pk) == "done"
+    return turn
+
+
+@pytest.mark.worker
+def test_conversation_continues_in_another_process_from_the_checkpoint(celery_worker: Any, analyst: Any) -> None:
+    # Two turns in this process; the follow-up in the worker process, on a fresh checkpointer
+    # connection, with the Turn rows erased: only the checkpointed memory can resolve "those two".
+    conversation = Conversation.objects.create(owner=analyst, title="restart")
+    done_turn(conversation, 1, "What is 2+2?")
+    done_turn(conversation, 2, "What is 10*3?")
+    Turn.objects.filter(conversation=conversation).update(
+        question="(erased)", resolved_question="(erased)", answer="", claims=[], figures=[]
+    )
+    follow = chat_message_post(
+        user=analyst, question="What is the percentage change between those two?", conversation_id=conversation.pk
+    )
+    follow = wait_for(follow.pk, {"done", "failed", "escalated"})
+    assert follow.status == "done", follow.error
+    assert follow.resolved_question.startswith("pct_change(4, 30)")
+    assert follow.steps.get(node="memory_resolver").inputs["memory_source"] == "checkpoint"
+    # (30 − 4) / 4 × 100, by hand.
+    assert [c["value"] for c in follow.claims if c["kind"] == "calc"] == [650.0]
