@@ -643,10 +643,11 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
             for hit in out.get("results", [])[:3]:
                 c.parts.append(f"{hit['title']} ({hit['url']})")
     if not state.get("results"):
+        # A note, not an answer: its example percentages are not figures for the verifier.
         c.parts.append(
-            "I can answer from the document library (RBI minutes and reports), market data for the "
+            "[Note: I can answer from the document library (RBI minutes and reports), market data for the "
             "shipped tickers, portfolio analytics and the calculator. Ask about a policy decision, a "
-            "ticker, a portfolio such as '50% INFY, 50% TCS', or an expression."
+            "ticker, a portfolio such as '50% INFY, 50% TCS', or an expression.]"
         )
     confidence = min(confidences) if confidences else (1.0 if not state.get("results") else 0.0)
     return c, confidence

@@ -103,6 +103,15 @@ def test_low_confidence_falls_back_to_web_then_escalates(ask: Any) -> None:
     assert task.payload["question"] == turn.question and task.payload["trace"]
 
 
+def test_smalltalk_gets_the_help_text_not_a_reviewer(ask: Any) -> None:
+    # The help text gives an example portfolio with percentages: an example, not a figure, so it
+    # must not trip the verifier and send a greeting to the review inbox.
+    turn = ask("Hello")
+    assert turn.status == "done" and turn.answered_by == "agent" and turn.review_task_id is None
+    assert turn.verification["status"] == "verified", turn.verification
+    assert "document library" in turn.answer and "50% INFY" in turn.answer
+
+
 def test_scripted_model_writing_a_different_figure_is_blocked(claude: FakeLLMServer, ask: Any) -> None:
     # The tool says INFY closed at one price; the scripted writer claims 1234.56 twice.
     claude.default = (200, anthropic_text("INFY closed at 1234.56 INR."))
