@@ -60,13 +60,42 @@ def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str |
     return turn
 
 
+def _withdraw_escalation(turn: Turn, user: Any) -> None:
+    """Cancel the review task of an escalated turn (the paused run is resumed with the cancel and
+    ends the turn cancelled). Also the way out when a reviewer's answer failed to resume."""
+    from reviews.models import ReviewTask
+    from reviews.services import review_task_close
+
+    task = ReviewTask.objects.filter(pk=turn.review_task_id).first()
+    if task is not None and task.state == ReviewTask.State.PENDING:
+        if review_task_close(task=task, outcome="cancel", reason="Withdrawn by the analyst.", actor=user):
+            return
+        task.refresh_from_db()
+    if task is not None and task.resume_state != ReviewTask.ResumeState.FAILED:
+        raise ValidationError({"turn": "A reviewer has already decided: the answer is on its way."})
+
+
 def chat_turn_cancel(*, user: Any, turn_id: int) -> Turn:
-    """Ask a queued or running turn to stop; the graph checks the flag between steps."""
+    """Ask a queued or running turn to stop (the graph checks the flag between steps), or withdraw
+    an escalated one from the review inbox, which frees the conversation for the next question."""
     turn = turn_get(user=user, turn_id=turn_id)
     if turn.conversation.owner_id != user.pk:
         raise PermissionDenied("Only the owner can cancel a turn.")
     with transaction.atomic():
         turn = Turn.objects.select_for_update().get(pk=turn.pk)
+        if turn.status == Turn.Status.ESCALATED:
+            _withdraw_escalation(turn, user)
+            turn.cancel_requested = True
+            turn.status = Turn.Status.CANCELLED
+            turn.save(update_fields=["cancel_requested", "status"])
+            audit_record(
+                actor=user,
+                action="chat_turn.withdraw",
+                subject=turn,
+                before={"status": Turn.Status.ESCALATED},
+                after={"status": turn.status, "review_task": turn.review_task_id},
+            )
+            return turn
         if not turn.is_active:
             raise ValidationError({"turn": f"This turn is already {turn.status}."})
         before = turn.status

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -141,14 +142,18 @@ def chat_turn(request: HttpRequest, turn_id: int) -> HttpResponse:
 @area_required("research")
 @require_http_methods(["POST"])
 def chat_turn_cancel_view(request: HttpRequest, turn_id: int) -> HttpResponse:
+    error = ""
     try:
         turn = chat_turn_cancel(user=request.user, turn_id=turn_id)
-    except ValidationError:
+    except ValidationError as exc:
+        error = "; ".join(exc.messages)
         turn = turn_get(user=request.user, turn_id=turn_id)
     except PermissionDenied:
         raise
     if getattr(request, "htmx", False):
-        return render(request, "components/_chat_turn.html", _turn_context(turn))
+        return render(request, "components/_chat_turn.html", {**_turn_context(turn), "cancel_error": error})
+    if error:
+        messages.error(request, error)
     return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
 
 

@@ -795,6 +795,10 @@ def human_review(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
     outcome = decision.get("outcome")
     reviewer = decision.get("reviewer") or "a reviewer"
+    if outcome == "cancel":
+        # The analyst withdrew the question (or an admin cancelled the task): the turn ends cancelled.
+        record(state, "human_review", started=started, outputs={"decision": decision}, note="withdrawn")
+        return {"answer": "", "claims": [], "cancelled": True, "status": "cancelled"}
     if outcome == "edit":
         text = str((decision.get("edited") or {}).get("answer") or draft)
     elif outcome == "approve":

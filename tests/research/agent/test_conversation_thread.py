@@ -194,3 +194,67 @@ def test_an_escalated_turn_holds_the_conversation(ask: Any, analyst: Any) -> Non
         chat_message_post(user=analyst, question="What is 2+2?", conversation_id=turn.conversation_id)
     state = thread_state(turn.conversation.thread_id)
     assert state["turn_id"] == turn.pk and state["memory"] == []  # paused before deliver
+
+
+@pytest.mark.django_db
+def test_withdrawing_an_escalated_question_frees_the_conversation(
+    ask: Any, analyst: Any, client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core.exceptions import ValidationError
+    from django.urls import reverse
+
+    from research.chat_services import chat_turn_cancel
+    from reviews.models import ReviewTask
+    from reviews.services import review_task_resume_run
+
+    turn = ask("What did the MPC minutes say about zorblax quantum tariffs?")
+    assert turn.status == "escalated"
+    client.force_login(analyst)
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    page = client.get(reverse("research-chat:turn", args=[turn.pk]), **htmx).content.decode()
+    assert 'data-testid="withdraw"' in page  # the escalated turn offers the way out
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        page = client.post(reverse("research-chat:turn-cancel", args=[turn.pk]), **htmx).content.decode()
+    assert 'data-testid="cancelled"' in page and 'data-testid="withdraw"' not in page
+    turn.refresh_from_db()
+    assert turn.status == "cancelled"
+    task = ReviewTask.objects.get(pk=turn.review_task_id)
+    assert task.state == "cancelled" and task.decision.reason == "Withdrawn by the analyst."
+    assert len(queued) == 1  # the paused run is resumed with the cancel, by the worker
+    assert review_task_resume_run(task_id=task.pk) == "done"
+    turn.refresh_from_db()
+    assert turn.status == "cancelled" and turn.answer == "" and turn.answered_by == "agent"
+    assert thread_state(turn.conversation.thread_id)["memory"] == []  # a withdrawn turn is not remembered
+    with pytest.raises(ValidationError, match="already cancelled"):
+        chat_turn_cancel(user=analyst, turn_id=turn.pk)
+    # The conversation takes the next question on the same thread.
+    follow = ask("What is 10*3?", conversation=turn.conversation)
+    assert follow.status == "done" and [c["value"] for c in follow.claims] == [30]
+    assert follow.thread_id == turn.thread_id
+
+
+@pytest.mark.django_db
+def test_a_decided_escalation_can_be_withdrawn_only_when_its_resume_failed(
+    ask: Any, analyst: Any, reviewer: Any, client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core.exceptions import ValidationError
+    from django.urls import reverse
+
+    from research.chat_services import chat_turn_cancel
+    from reviews.models import ReviewTask
+    from reviews.services import review_task_decide
+
+    turn = ask("What did the MPC minutes say about zorblax quantum tariffs?")
+    # A reviewer decided and the resume is on its way: the answer is coming, nothing to withdraw.
+    with django_capture_on_commit_callbacks(execute=False):
+        review_task_decide(user=reviewer, task_id=turn.review_task_id, outcome="approve")
+    with pytest.raises(ValidationError, match="already decided"):
+        chat_turn_cancel(user=analyst, turn_id=turn.pk)
+    client.force_login(analyst)
+    page = client.post(reverse("research-chat:turn-cancel", args=[turn.pk]), HTTP_HX_REQUEST="true").content.decode()
+    assert "the answer is on its way" in page and 'data-testid="cancel-error"' in page  # said, not swallowed
+    turn.refresh_from_db()
+    assert turn.status == "escalated"
+    # The resume failed for good: withdrawing is the analyst's way out of a stuck conversation.
+    ReviewTask.objects.filter(pk=turn.review_task_id).update(resume_state="failed")
+    assert chat_turn_cancel(user=analyst, turn_id=turn.pk).status == "cancelled"
