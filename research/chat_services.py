@@ -66,7 +66,7 @@ def _withdraw_escalation(turn: Turn, user: Any) -> None:
     from reviews.models import ReviewTask
     from reviews.services import review_task_close
 
-    task = ReviewTask.objects.filter(pk=turn.review_task_id).first()
+    task = ReviewTask.objects.filter(pk=turn.review_task_id).first() if turn.review_task_id else None
     if task is not None and task.state == ReviewTask.State.PENDING:
         if review_task_close(task=task, outcome="cancel", reason="Withdrawn by the analyst.", actor=user):
             return
