@@ -128,7 +128,8 @@ def _hnsw_params() -> dict[str, int]:
     from research.models import Chunk
 
     (index,) = [i for i in Chunk._meta.indexes if isinstance(i, HnswIndex)]
-    return {"m": int(index.m), "ef_construction": int(index.ef_construction)}
+    assert index.m is not None and index.ef_construction is not None  # the model sets both
+    return {"m": index.m, "ef_construction": index.ef_construction}
 
 
 def _build_corpus(owner: Any, texts: list[str], vectors: np.ndarray, tag: str) -> None:

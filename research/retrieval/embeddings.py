@@ -207,9 +207,7 @@ class MiniLMOnnxEmbedder(MiniLMEmbedder):
                 return
             options = onnxruntime.SessionOptions()
             options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-            self._session = onnxruntime.InferenceSession(
-                onnx_model_path(), options, providers=["CPUExecutionProvider"]
-            )
+            self._session = onnxruntime.InferenceSession(onnx_model_path(), options, providers=["CPUExecutionProvider"])
             self._batch_tokenizer = self._make_batch_tokenizer()
 
     def _make_batch_tokenizer(self) -> Any:

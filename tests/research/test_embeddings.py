@@ -79,10 +79,8 @@ def test_export_happens_once_under_concurrent_first_use(tmp_path: Path, caplog: 
             thread.join()
         again = onnx_model_path()
     assert len(paths) == 2 and paths[0] == paths[1] == again
-    assert [r for r in caplog.records if r.getMessage().startswith("Exporting")].__len__() == 1
-    assert sorted(p.name for p in (tmp_path / "models").iterdir() if not p.name.endswith(".lock")) == [
-        Path(again).name
-    ]
+    assert sum(r.getMessage().startswith("Exporting") for r in caplog.records) == 1
+    assert sorted(p.name for p in (tmp_path / "models").iterdir() if not p.name.endswith(".lock")) == [Path(again).name]
 
 
 def test_falls_back_to_torch_without_onnxruntime(
