@@ -90,3 +90,17 @@ def test_falls_back_to_torch_without_onnxruntime(
     embedder = MiniLMOnnxEmbedder()
     text = "The MPC kept the policy repo rate unchanged at 6.50 per cent."
     np.testing.assert_array_equal(embedder.embed([text]), torch_embedder.embed([text]))
+
+
+def test_query_embeddings_are_remembered_per_process(onnx_embedder: MiniLMOnnxEmbedder) -> None:
+    from research.retrieval.search import query_vector
+
+    query_vector.cache_clear()
+    first = query_vector("policy repo rate unchanged")
+    again = query_vector("policy repo rate unchanged")
+    assert again is first and query_vector.cache_info().hits == 1
+    assert not first.flags.writeable  # shared between callers, so nobody may change it in place
+    other = query_vector("gross market borrowings")
+    assert query_vector.cache_info().misses == 2
+    np.testing.assert_allclose(first, onnx_embedder.embed(["policy repo rate unchanged"])[0], atol=1e-6)
+    assert float(first @ other) < 0.9
