@@ -363,7 +363,7 @@ RESEARCH_RRF_WEIGHTS = {
     "bm25": env.float("RESEARCH_RRF_WEIGHT_BM25", default=0.2),
     "vector": env.float("RESEARCH_RRF_WEIGHT_VECTOR", default=1.0),
 }
-RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=100)
+RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=200)
 RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
 
 # --- briefs (morning brief pipeline) ----------------------------------------------------------
