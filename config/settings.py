@@ -342,7 +342,8 @@ RESEARCH_MAX_FILES_PER_UPLOAD = env.int("RESEARCH_MAX_FILES_PER_UPLOAD", default
 # Let big uploads through Django's own limits; the service enforces the cap with a clear message.
 DATA_UPLOAD_MAX_MEMORY_SIZE = RESEARCH_MAX_UPLOAD_BYTES + 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-RESEARCH_EMBEDDER = env.str("RESEARCH_EMBEDDER", default="research.retrieval.embeddings.MiniLMEmbedder")
+RESEARCH_EMBEDDER = env.str("RESEARCH_EMBEDDER", default="research.retrieval.embeddings.MiniLMOnnxEmbedder")
+RESEARCH_QUERY_EMBED_CACHE = env.int("RESEARCH_QUERY_EMBED_CACHE", default=512)  # per process
 RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
 RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=128)
 # all-MiniLM-L6-v2 reads 256 word pieces (254 + [CLS]/[SEP]); stay well inside the window.
@@ -362,7 +363,7 @@ RESEARCH_RRF_WEIGHTS = {
     "bm25": env.float("RESEARCH_RRF_WEIGHT_BM25", default=0.2),
     "vector": env.float("RESEARCH_RRF_WEIGHT_VECTOR", default=1.0),
 }
-RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=100)
+RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=200)
 RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
 
 # --- briefs (morning brief pipeline) ----------------------------------------------------------

@@ -104,7 +104,7 @@ class Chunk(models.Model):
                 name="research_chunk_embedding_hnsw",
                 fields=["embedding"],
                 m=16,
-                ef_construction=64,
+                ef_construction=128,
                 opclasses=["vector_cosine_ops"],
             ),
             models.Index(fields=["document", "page_number"]),

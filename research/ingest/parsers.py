@@ -8,11 +8,12 @@ Lines repeated on most pages (running headers/footers) are removed before chunki
 
 from __future__ import annotations
 
-import io
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Any
 
 from research.models import Document
 
@@ -168,23 +169,53 @@ def _finish(pages: list[Page], *, strip: bool = True) -> list[Page]:
 
 
 # --- formats ----------------------------------------------------------------------------------
+def _pdf_page_lines(pdf: Any, index: int) -> list[str]:
+    """One page's text lines, with a blank line where the vertical gap to the previous line is
+    clearly wider than the page's usual line spacing: that is how paragraphs look on paper, and
+    the paragraph grouping below relies on it."""
+    textpage = pdf[index].get_textpage()
+    count = textpage.count_chars()
+    # PDFium marks a hyphen at a line break as U+FFFE ("sub-\nsection"); it is a real hyphen.
+    text = textpage.get_text_range(0, count).replace("\ufffe", "-")
+    found: list[tuple[str, float, float]] = []  # (line, top, height) in PDF points, y grows upward
+    offset = 0
+    for raw in text.split("\r\n"):
+        stripped = raw.strip()
+        if stripped:
+            first = offset + len(raw) - len(raw.lstrip())
+            _left, bottom, _right, top = textpage.get_charbox(first) if first < count else (0, 0, 0, 0)
+            found.append((stripped, top, top - bottom))
+        offset += len(raw) + 2
+    textpage.close()
+    gaps = [found[k - 1][1] - found[k][1] for k in range(1, len(found))]
+    forward = [g for g in gaps if g > 0]
+    spacing = statistics.median(forward) if forward else 0.0
+    lines: list[str] = []
+    for k, (line, _top, height) in enumerate(found):
+        # A wide gap, or a jump back up the page (a new column or a text box), ends a paragraph.
+        if k and (gaps[k - 1] > 1.6 * spacing or gaps[k - 1] < -height):
+            lines.append("")
+        lines.append("" if _GARBLED.search(line) else _clean_line(line))
+    return lines
+
+
 def parse_pdf(data: bytes) -> list[Page]:
-    import pypdf
-    from pypdf.errors import PdfReadError
+    # PDFium (C++, via pypdfium2) reads text ~10x faster than pure-Python pypdf, which kept
+    # ingestion waiting on parsing rather than on the embedding model.
+    import pypdfium2 as pdfium
 
     try:
-        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            raise ParseError("the PDF is encrypted; upload a version without a password.")
-        raw_pages = [page.extract_text() or "" for page in reader.pages]
-    except ParseError:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
-        raise ParseError(f"the PDF is damaged and cannot be read ({type(exc).__name__}).") from exc
-    pages = []
-    for number, raw in enumerate(raw_pages, start=1):
-        lines = ["" if _GARBLED.search(line) else _clean_line(line) for line in raw.replace("\r", "\n").split("\n")]
-        pages.append(Page(number=number, lines=lines))
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise ParseError("the PDF is encrypted; upload a version without a password.") from exc
+        raise ParseError(f"the PDF is damaged and cannot be read ({exc}).") from exc
+    try:
+        pages = [Page(number=i + 1, lines=_pdf_page_lines(pdf, i)) for i in range(len(pdf))]
+    except pdfium.PdfiumError as exc:
+        raise ParseError(f"the PDF is damaged and cannot be read ({exc}).") from exc
+    finally:
+        pdf.close()
     return _finish(pages)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -70,6 +71,15 @@ def _vector_literal(vector: np.ndarray) -> str:
     return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
 
 
+@lru_cache(maxsize=settings.RESEARCH_QUERY_EMBED_CACHE)
+def query_vector(query: str) -> np.ndarray:
+    """The query's embedding, remembered per process: analysts and the agent repeat queries, and
+    embedding is most of a search's time. Read-only, because every caller shares the array."""
+    vector = get_embedder().embed([query])[0]
+    vector.setflags(write=False)
+    return vector
+
+
 def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | None) -> list[tuple[int, float]]:
     """``(chunk id, cosine similarity)`` of the nearest ``k`` chunks via the HNSW index.
 
@@ -108,8 +118,7 @@ def hybrid_search(
     if mode in ("hybrid", "bm25"):
         lists["bm25"] = process_index.get().top(query, bm25_depth, allowed)
     if mode in ("hybrid", "vector"):
-        vector = get_embedder().embed([query])[0]
-        lists["vector"] = vector_top(vector, vector_depth, allowed)
+        lists["vector"] = vector_top(query_vector(query), vector_depth, allowed)
     raw = {name: dict(hits) for name, hits in lists.items()}
     fused = rrf(
         {name: [cid for cid, _ in hits] for name, hits in lists.items()},
