@@ -9,7 +9,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("research", "0002_chat"),
+        ("research", "0003_turn_thread_is_conversation"),
     ]
 
     operations = [
