@@ -61,9 +61,12 @@ def write_deterministic(
         news = sentiment.get(ticker)
         if news and news.get("items"):
             labels.append(str(news.get("label", "neutral")))
+        # Headlines that back a flagged risk event come first, so the reader sees the evidence.
+        evidence = {e["headline"] for e in (news or {}).get("risk_evidence", [])}
+        items = sorted((news or {}).get("items", []), key=lambda item: item["title"] not in evidence)
         headlines = [
             QuotedHeadline(text=item["title"], link=item.get("link", ""), publisher=item.get("publisher", ""))
-            for item in (news or {}).get("items", [])[:3]
+            for item in items[:3]
         ]
         sections.append(
             BriefSection(

@@ -66,6 +66,7 @@ def test_the_models_reading_is_used_and_cannot_widen_the_scope(infy: Any, analys
     assert tone["rules"] == {"label": "positive", "score": 1.0, "risk_events": RULES_EVENTS}
     assert set(values["sentiment"]) == {"INFY.NS"}  # TSLA from the reply was ignored
     section = values["draft"]["sections"][0]
+    assert section["headlines"][0]["text"] == HEADLINES[1]  # the evidence is quoted first
     assert (section["ticker"], section["sentiment"], section["risk_events"]) == (
         "INFY.NS",
         "negative",
