@@ -244,6 +244,14 @@ def format_value(claim: Claim) -> str:
     return f"{claim.value:,.2f} {claim.unit}".strip()
 
 
+def news_line(section: BriefSection) -> str:
+    """The news agent's reading, shown whichever writer wrote the prose (labels from fixed sets)."""
+    line = f"News tone: {section.sentiment}."
+    if section.risk_events:
+        line += " Risk events flagged: " + ", ".join(section.risk_events) + "."
+    return line
+
+
 def render_text(draft: BriefDraft, claims: list[Claim], verified: set[str]) -> str:
     """Plain text with verified values substituted. An unverified reference renders as
     “[unverified]”: a wrong number cannot reach a reader even through a bug upstream."""
@@ -258,6 +266,8 @@ def render_text(draft: BriefDraft, claims: list[Claim], verified: set[str]) -> s
         lines += ["", "PARTIAL BRIEF: some data could not be retrieved (see the notes at the end)."]
     for section in draft.sections:
         lines += ["", section.ticker, "-" * len(section.ticker), REF_RE.sub(sub, section.narrative)]
+        if section.headlines:
+            lines.append(news_line(section))
         for h in section.headlines:
             lines.append(f"  • “{h.text}” — {h.publisher or 'news'}")
     return "\n".join(lines).strip() + "\n"
@@ -296,6 +306,7 @@ def render_html(draft: BriefDraft, claims: list[Claim], verified: set[str], *, l
         parts.append(f'<section data-ticker="{html.escape(section.ticker)}"><h3>{html.escape(section.ticker)}</h3>')
         parts.append(f"<p>{prose(section.narrative)}</p>")
         if section.headlines:
+            parts.append(f'<p class="muted" data-testid="news-tone">{html.escape(news_line(section))}</p>')
             parts.append("<ul>")
             for h in section.headlines:
                 text = html.escape(h.text)

@@ -39,10 +39,7 @@ def _narrative(by_metric: dict[str, Claim], news: dict[str, Any] | None) -> str:
         parts.append("News could not be retrieved.")
     elif not news.get("items"):
         parts.append("No headlines were found in its news feeds.")
-    else:
-        parts.append(f"News tone: {news.get('label', 'neutral')}.")
-        if news.get("risk_events"):
-            parts.append("Risk events flagged: " + ", ".join(news["risk_events"]) + ".")
+    # The tone and risk events are rendered from the section's own fields (claims.news_line).
     return " ".join(parts)
 
 

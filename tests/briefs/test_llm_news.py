@@ -67,6 +67,9 @@ def test_the_models_reading_is_used_and_cannot_widen_the_scope(infy: Any, analys
     assert set(values["sentiment"]) == {"INFY.NS"}  # TSLA from the reply was ignored
     section = values["draft"]["sections"][0]
     assert section["headlines"][0]["text"] == HEADLINES[1]  # the evidence is quoted first
+    brief = run.brief  # what the reviewer sees, and what is emailed once approved
+    line = "News tone: negative. Risk events flagged: regulatory probe."
+    assert line in brief.body_text and line in brief.body_html
     assert (section["ticker"], section["sentiment"], section["risk_events"]) == (
         "INFY.NS",
         "negative",
