@@ -14,9 +14,11 @@ Usage::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from langgraph.checkpoint.postgres import PostgresSaver
@@ -50,3 +52,22 @@ def checkpoint_setup(alias: str = DEFAULT_DB_ALIAS) -> None:
     """Create or upgrade the checkpoint tables (idempotent: LangGraph records its migrations)."""
     with checkpointer(alias) as saver:
         saver.setup()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def db_node(fn: F) -> F:
+    """Wrap a graph node that touches the database. LangGraph runs the nodes of a parallel
+    superstep on pool threads, each with its own Django connection, which must be closed when
+    the node ends or every run leaks a database session."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if threading.current_thread() is not threading.main_thread():
+                connections.close_all()
+
+    return wrapper  # type: ignore[return-value]

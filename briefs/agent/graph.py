@@ -9,13 +9,13 @@ supervisor ─ budget / iteration cap → finish
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
 from briefs.agent import nodes
 from briefs.agent.state import BriefState
+from core.checkpoint import db_node
 
 GRAPH_NAME = "morning_brief"
 
@@ -47,35 +47,20 @@ def route_gate(state: BriefState) -> Literal["deliver", "gate", "finish"]:
     return "finish"
 
 
-def _thread_safe(node: Any) -> Any:
-    """LangGraph runs parallel nodes on pool threads; each gets its own Django connection, which
-    must be closed when the node ends or it outlives the run."""
-
-    def run(state: BriefState) -> Any:
-        try:
-            return node(state)
-        finally:
-            if threading.current_thread() is not threading.main_thread():
-                from django.db import connections
-
-                connections.close_all()
-
-    run.__name__ = getattr(node, "__name__", "node")
-    return run
-
-
 def build_graph(*, checkpointer: Any = None, planner: nodes.Planner | None = None) -> Any:
     """``planner`` decides which workers the supervisor runs (default: the rules planner)."""
     builder = StateGraph(BriefState)
-    builder.add_node("supervisor", _thread_safe(nodes.make_supervisor(planner or nodes.rules_planner)))
-    builder.add_node("data_agent", _thread_safe(nodes.data_agent))
-    builder.add_node("news_agent", _thread_safe(nodes.news_agent))
-    builder.add_node("writer", _thread_safe(nodes.writer))
-    builder.add_node("verifier", _thread_safe(nodes.verifier))
-    builder.add_node("regenerate", _thread_safe(nodes.regenerate))
-    builder.add_node("gate", _thread_safe(nodes.gate))
-    builder.add_node("deliver", _thread_safe(nodes.deliver))
-    builder.add_node("finish", _thread_safe(nodes.finish))
+    # A closure, so its parameter has no name LangGraph's node protocols can match: typed as Any.
+    supervisor: Any = nodes.make_supervisor(planner or nodes.rules_planner)
+    builder.add_node("supervisor", db_node(supervisor))
+    builder.add_node("data_agent", db_node(nodes.data_agent))
+    builder.add_node("news_agent", db_node(nodes.news_agent))
+    builder.add_node("writer", db_node(nodes.writer))
+    builder.add_node("verifier", db_node(nodes.verifier))
+    builder.add_node("regenerate", db_node(nodes.regenerate))
+    builder.add_node("gate", db_node(nodes.gate))
+    builder.add_node("deliver", db_node(nodes.deliver))
+    builder.add_node("finish", db_node(nodes.finish))
     builder.add_edge(START, "supervisor")
     builder.add_conditional_edges("supervisor", route_supervisor, ["data_agent", "news_agent", "writer", "finish"])
     builder.add_edge("data_agent", "supervisor")
