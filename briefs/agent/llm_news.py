@@ -22,10 +22,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from briefs.news import RISK_EVENT_NAMES, SENTIMENT_LABELS
-from research.llm import fence, json_object
+from research.llm import complete_checked, fence, json_object
 
 SYSTEM = (
     "You classify the news tone of stocks for a morning brief read by professional analysts.\n"
@@ -90,26 +90,16 @@ def _parse(text: str, headlines: dict[str, list[str]]) -> dict[str, _TickerTone]
 def classify_with_llm(llm: Any, sentiment: dict[str, dict[str, Any]]) -> LLMNews:
     """The model's reading of each ticker's headlines, as entries for the run's ``sentiment``
     channel; ``sentiment`` holds the rules result per ticker (with its ``items``)."""
-    from research.llm import LLMError
-
     headlines = {t: [i["title"] for i in entry.get("items", [])] for t, entry in sentiment.items()}
     headlines = {t: titles for t, titles in headlines.items() if titles}
     if not headlines:
         return LLMNews({}, "no headlines to classify")
-    model = getattr(llm, "model", "")
-    try:
-        response = llm.complete(
-            system=SYSTEM, messages=[{"role": "user", "content": _prompt(headlines)}], max_tokens=MAX_TOKENS
-        )
-    except LLMError as exc:
-        return LLMNews({}, f"{exc.code}: {exc}"[:300], model=model)
-    tokens = response.input_tokens + response.output_tokens
-    try:
-        tones = _parse(response.text, headlines)
-    except (ValueError, ValidationError) as exc:
-        # pydantic's ValidationError is a ValueError too: take its first message, not its header.
-        reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
-        return LLMNews({}, f"rejected: {reason}"[:300], tokens, response.cost_usd, response.model)
+    reply = complete_checked(
+        llm, system=SYSTEM, prompt=_prompt(headlines), max_tokens=MAX_TOKENS, parse=lambda t: _parse(t, headlines)
+    )
+    tones = reply.value
+    if tones is None:
+        return LLMNews({}, reply.error, reply.tokens, reply.cost_usd, reply.model)
     updates: dict[str, dict[str, Any]] = {}
     for ticker, tone in tones.items():
         titles = headlines[ticker]
@@ -130,4 +120,4 @@ def classify_with_llm(llm: Any, sentiment: dict[str, dict[str, Any]]) -> LLMNews
             "rules": {k: sentiment[ticker].get(k) for k in ("label", "score", "risk_events")},
         }
     kept = sorted(set(headlines) - set(tones))
-    return LLMNews(updates, "", tokens, response.cost_usd, response.model, kept)
+    return LLMNews(updates, "", reply.tokens, reply.cost_usd, reply.model, kept)

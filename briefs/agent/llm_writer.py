@@ -14,11 +14,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from briefs.agent.engine import write_deterministic
 from briefs.claims import BriefDraft, BriefSection, Claim, references
-from research.llm import fence, json_object
+from research.llm import complete_checked, fence, json_object
 
 SYSTEM = (
     "You write the prose of a morning equity brief for professional analysts.\n"
@@ -102,26 +100,19 @@ def write_with_llm(
     sentiment: dict[str, Any],
     partial: bool,
 ) -> LLMWrite:
-    from research.llm import LLMError
-
     base = write_deterministic(tickers=tickers, claims=claims, prices=prices, sentiment=sentiment, partial=partial)
-    try:
-        response = llm.complete(
-            system=SYSTEM,
-            messages=[{"role": "user", "content": _prompt(tickers, claims, sentiment)}],
-            max_tokens=MAX_TOKENS,
-        )
-    except LLMError as exc:
-        return LLMWrite(None, f"{exc.code}: {exc}", 0, 0.0, getattr(llm, "model", ""))
-    tokens = response.input_tokens + response.output_tokens
-    try:
-        draft = _parse(response.text, tickers, claims, base)
-    except (ValueError, ValidationError) as exc:
-        # pydantic's ValidationError is a ValueError too: take its first message, not its header.
-        reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
-        return LLMWrite(None, f"rejected: {reason}"[:300], tokens, response.cost_usd, response.model)
+    reply = complete_checked(
+        llm,
+        system=SYSTEM,
+        prompt=_prompt(tickers, claims, sentiment),
+        max_tokens=MAX_TOKENS,
+        parse=lambda text: _parse(text, tickers, claims, base),
+    )
+    draft = reply.value
+    if draft is None:
+        return LLMWrite(None, reply.error, reply.tokens, reply.cost_usd, reply.model)
     if partial and "partial" not in draft.summary.lower():
         draft = draft.model_copy(
             update={"summary": draft.summary + " Some data could not be retrieved, so this brief is partial."}
         )
-    return LLMWrite(draft, "", tokens, response.cost_usd, response.model)
+    return LLMWrite(draft, "", reply.tokens, reply.cost_usd, reply.model)

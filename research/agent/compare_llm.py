@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research.agent.verify import verify_answer
-from research.llm import LLMError, fence, json_object
+from research.llm import complete_checked, fence, json_object
 
 SYSTEM = (
     "You compare two central-bank documents or meetings for professional analysts.\n"
@@ -146,23 +146,20 @@ def compare_with_llm(
     passages = _passages(retrieved)
     if not passages:
         return LLMComparison(error="no passages retrieved for either side")
-    try:
-        reply = llm.complete(
-            system=SYSTEM,
-            messages=[{"role": "user", "content": _prompt(query, sides, aspects, passages)}],
-            max_tokens=MAX_TOKENS,
-        )
-    except LLMError as exc:
-        return LLMComparison(error=f"{exc.code}: {exc}"[:300], usage={"model": getattr(llm, "model", "")})
-    usage = {
-        "model": reply.model,
-        "input_tokens": reply.input_tokens,
-        "output_tokens": reply.output_tokens,
-        "cost_usd": reply.cost_usd,
-    }
-    try:
-        result = _parse(reply.text, query, sides, passages)
-    except (ValueError, TypeError, AttributeError) as exc:
-        return LLMComparison(error=f"rejected: {exc}"[:300], usage=usage)
+    reply = complete_checked(
+        llm,
+        system=SYSTEM,
+        prompt=_prompt(query, sides, aspects, passages),
+        max_tokens=MAX_TOKENS,
+        parse=lambda text: _parse(text, query, sides, passages),
+    )
+    usage: dict[str, Any] = {"model": reply.model}
+    if reply.response is not None:
+        usage |= {
+            "input_tokens": reply.response.input_tokens,
+            "output_tokens": reply.response.output_tokens,
+            "cost_usd": reply.response.cost_usd,
+        }
+    result = reply.value if reply.value is not None else LLMComparison(error=reply.error)
     result.usage = usage
     return result

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from django.conf import settings
 
@@ -117,6 +118,47 @@ def json_object(text: str) -> dict[str, Any]:
     return payload
 
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Checked(Generic[T]):
+    """A model reply that the caller's contract accepted (``value``), or why not (``error``), so the
+    caller can fall back to its rules. ``response`` is ``None`` when the call itself failed."""
+
+    value: T | None
+    error: str
+    response: LLMResponse | None
+    model: str
+
+    @property
+    def tokens(self) -> int:
+        return self.response.input_tokens + self.response.output_tokens if self.response else 0
+
+    @property
+    def cost_usd(self) -> float:
+        return self.response.cost_usd if self.response else 0.0
+
+
+def complete_checked(
+    llm: LLMProvider, *, system: str, prompt: str, max_tokens: int, parse: Callable[[str], T]
+) -> Checked[T]:
+    """One user message to ``llm``, its reply text put through ``parse`` (which raises on any breach
+    of the caller's contract). Failed calls and rejected replies come back as ``error``."""
+    from pydantic import ValidationError
+
+    try:
+        response = llm.complete(system=system, messages=[{"role": "user", "content": prompt}], max_tokens=max_tokens)
+    except LLMError as exc:
+        return Checked(None, f"{exc.code}: {exc}"[:300], None, getattr(llm, "model", ""))
+    try:
+        return Checked(parse(response.text), "", response, response.model)
+    except (ValueError, TypeError, AttributeError) as exc:
+        # pydantic's ValidationError is a ValueError too: take its first message, not its header.
+        reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+        return Checked(None, f"rejected: {reason}"[:300], response, response.model)
+
+
 def get_llm(role: Role) -> LLMProvider | None:
     """The provider for ``role`` in the configured mode, or ``None`` for the deterministic engine."""
     mode = llm_mode()
@@ -132,11 +174,13 @@ def get_llm(role: Role) -> LLMProvider | None:
 
 
 __all__ = [
+    "Checked",
     "LLMError",
     "LLMProvider",
     "LLMResponse",
     "LLMToolCall",
     "Role",
+    "complete_checked",
     "cost_usd",
     "fence",
     "get_llm",
