@@ -6,17 +6,15 @@ records one trace step; nodes before the review ``interrupt()`` are safe to run 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-import threading
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
 from langgraph.types import Overwrite
 
+from core.checkpoint import db_node
 from research.agent import memory as memory_rules
 from research.agent.extract import best_sentence, first_figure, keywords
 from research.agent.planner import NODE_TOOLS, Plan, plan_from_tool_calls, plan_rules
@@ -41,26 +39,6 @@ RESOLVER_SYSTEM = (
 
 
 # --- helpers ---------------------------------------------------------------------------------
-F = TypeVar("F", bound=Callable[..., dict[str, Any]])
-
-
-def db_node(fn: F) -> F:
-    """Close this thread's Django connections after a node that ran in a worker thread (parallel
-    supersteps run in a pool): otherwise each run would leak a database session."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> dict[str, Any]:
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            if threading.current_thread() is not threading.main_thread():
-                from django.db import connections
-
-                connections.close_all()
-
-    return wrapper  # type: ignore[return-value]
-
-
 def _user(state: ChatState) -> Any:
     from django.contrib.auth import get_user_model
 
@@ -310,17 +288,21 @@ def document_comparator(state: ChatState) -> dict[str, Any]:
     # and a rejected comparison says why on the step.
     out = result["output"] or {}
     usage = out.get("llm_usage") or {}
-    step: dict[str, Any] = {k: usage[k] for k in ("input_tokens", "output_tokens", "cost_usd") if k in usage}
+    reply = (
+        LLMResponse(
+            text="",
+            input_tokens=usage.get("input_tokens", 0),
+            output_tokens=usage.get("output_tokens", 0),
+            cost_usd=usage.get("cost_usd", 0.0),
+        )
+        if usage
+        else None
+    )
+    step = _llm_fields(reply)
     if out.get("fallback_reason"):
         step["note"] = f"LLM comparison not used (extractive instead): {out['fallback_reason']}"[:500]
     update = _tool_update(state, "document_comparator", result, started, **step)
-    if usage:
-        update.update(
-            tokens=usage.get("input_tokens", 0) + usage.get("output_tokens", 0),
-            cost=usage.get("cost_usd", 0.0),
-            llm_calls=1,
-        )
-    return update
+    return update | _llm_update(reply) if reply else update
 
 
 @db_node

@@ -196,10 +196,13 @@ def _upto(bars: BarsFetcher, symbol: str, as_of: Any) -> tuple[list[dt.date], li
     return list(dates[:cut]), [float(c) for c in closes[:cut]]
 
 
-def recompute_tool_claim(claim: dict[str, Any], output: Any, bars: BarsFetcher) -> tuple[str, float | None]:
+def recompute_tool_claim(
+    claim: dict[str, Any], output: Any, bars: BarsFetcher, memo: dict[str, Any] | None = None
+) -> tuple[str, float | None]:
     """``("bars", value)`` — the claim's figure re-derived from raw bars (``None``: the bars do not
     give it) — or ``("output_only", None)`` when it has no independent recompute. Raises
-    :class:`CannotRecompute` when the bars cannot be had."""
+    :class:`CannotRecompute` when the bars cannot be had. ``memo`` keeps a portfolio's daily
+    returns for the other claims of the same output."""
     tool, out, path = _tool_of(claim.get("result_key", ""), output, list(claim["path"]))
     field = path[-1] if path else ""
     if tool in _BAR_TOOLS and path == [field] and field in recompute.METRIC_UNITS:
@@ -214,12 +217,15 @@ def recompute_tool_claim(claim: dict[str, Any], output: Any, bars: BarsFetcher) 
 
         # Holdings and weights as the tool resolved them (exclusions, normalisation); the bars and
         # the maths are the verifier's own, and the risk-free rate is the setting, not the output's.
-        assets = out["assets"]
-        holdings = [_upto(bars, a["symbol"], out["end"]) for a in assets]
-        _, rets = recompute.portfolio_returns(
-            holdings, [float(a["weight"]) for a in assets], start=_as_of(out["start"])
-        )
-        return "bars", recompute.PORTFOLIO_RECOMPUTE[field](rets, float(settings.MARKET_RISK_FREE_RATE))
+        memo = {} if memo is None else memo
+        key = f"portfolio returns of {claim.get('result_key', '')}"
+        if key not in memo:
+            assets = out["assets"]
+            holdings = [_upto(bars, a["symbol"], out["end"]) for a in assets]
+            memo[key] = recompute.portfolio_returns(
+                holdings, [float(a["weight"]) for a in assets], start=_as_of(out["start"])
+            )[1]
+        return "bars", recompute.PORTFOLIO_RECOMPUTE[field](memo[key], float(settings.MARKET_RISK_FREE_RATE))
     return "output_only", None
 
 
@@ -228,6 +234,7 @@ def check_claim(
     outputs: dict[str, Any],
     chunk_texts: dict[int, str],
     bars: BarsFetcher = cached_bars,
+    memo: dict[str, Any] | None = None,
 ) -> str | None:
     """``None`` when the claim holds, else what is wrong. Tool claims are labelled in place with
     how they were checked (``recompute``: "bars" or "output_only") and the ``recomputed`` value."""
@@ -238,10 +245,10 @@ def check_claim(
             value = float(_lookup(output, claim["path"]))
         except (KeyError, IndexError, TypeError, ValueError):
             return f"{claim['id']}: the tool output has no value at {claim.get('path')}"
-        if abs(value - float(claim["value"])) > 1e-9 * max(1.0, abs(value)):
+        if not recompute.agrees(float(claim["value"]), value):
             return f"{claim['id']}: tool output says {value}, the claim says {claim['value']}"
         try:
-            method, again = recompute_tool_claim(claim, output, bars)
+            method, again = recompute_tool_claim(claim, output, bars, memo)
         except CannotRecompute as exc:
             claim.update(recompute="bars", recomputed=None)
             return f"{claim['id']}: cannot recompute from the bars ({exc})"
@@ -277,19 +284,21 @@ def verify_answer(
     """``{"status": "verified"|"failed", "checked": n, "problems": [...], "claims": [...]}`` where
     ``claims`` says how each tool claim was checked (recomputed from bars, or output only)."""
     problems: list[str] = []
-    memo: dict[str, tuple[Sequence[dt.date], Sequence[float]]] = {}
+    memo: dict[str, Any] = {}  # one cache read per symbol, one return series per portfolio
 
     def once(symbol: str) -> tuple[Sequence[dt.date], Sequence[float]]:
-        if symbol not in memo:  # one cache read per symbol however many claims cite it
-            memo[symbol] = bars(symbol)
-        return memo[symbol]
+        key = f"bars of {symbol}"
+        if key not in memo:
+            memo[key] = bars(symbol)
+        result: tuple[Sequence[dt.date], Sequence[float]] = memo[key]
+        return result
 
     by_id = {c["id"]: c for c in claims}
     for ref in CLAIM_REF.findall(template):
         if ref not in by_id:
             problems.append(f"[[{ref}]] refers to no claim")
     for claim in claims:
-        problem = check_claim(claim, outputs, chunk_texts, once)
+        problem = check_claim(claim, outputs, chunk_texts, once, memo)
         if problem:
             problems.append(problem)
     cited = [" ".join(chunk_texts.get(int(c.get("chunk_id") or 0), "").split()) for c in citations]
