@@ -81,8 +81,8 @@ def _db_url() -> str:
 
 
 def _ask(user: Any, question: str, conversation_id: Any) -> tuple[Any, float]:
-    from research.chat_models import Turn
-    from research.chat_services import chat_message_post
+    from research.chat.models import Turn
+    from research.chat.services import chat_message_post
 
     started = time.perf_counter()
     turn = chat_message_post(user=user, question=question, conversation_id=conversation_id)
@@ -100,7 +100,7 @@ def run() -> list[dict[str, Any]]:
 
     from core.services import user_ensure
     from research.agent.planner import plan_rules
-    from research.chat_models import TraceStep
+    from research.chat.models import TraceStep
 
     call_command("migrate", verbosity=0)
     call_command("load_research_corpus", "--limit", "6", verbosity=0)  # the six MPC minutes

@@ -2,7 +2,7 @@
 
 A brief never carries a number in its prose. Code mints claims ``c1..cN`` from tool outputs
 (one per (ticker, metric), never for a missing value); the writer may only *cite* them as
-``{{cN}}``. The verifier recomputes every claim from the raw bars with ``briefs.recompute`` and
+``{{cN}}``. The verifier recomputes every claim from the raw bars with ``portfolios.recompute`` and
 checks that each quoted headline appears verbatim in the news retrieved for its ticker. Only
 then does rendering substitute the values — and only verified ones.
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from briefs import recompute
+from portfolios import recompute
 
 REF_RE = re.compile(r"\{\{(c[1-9][0-9]*)\}\}")
 # Any digit left once the references are removed is a bare numeral (ASCII and other scripts).

@@ -2,7 +2,7 @@
 de-duplicate, and score with offline rules.
 
 Headline text is **untrusted data**: it is stripped of markup and control characters, collapsed,
-length-capped and only ever quoted verbatim or fenced as data (:func:`research.llm.fence`). Nothing in a
+length-capped and only ever quoted verbatim or fenced as data (:func:`core.llm.fence`). Nothing in a
 headline can widen the tickers a run covers or change who receives a brief: those come from the
 watchlist, never from text.
 """

@@ -13,7 +13,7 @@ api_v1 = [
     path("reviews/", include("reviews.api_urls")),
     path("", include("portfolios.api_urls")),  # --- portfolios ---
     path("research/", include("research.api_urls")),  # --- research ---
-    path("", include("research.chat_api_urls")),  # --- research agent (chat) ---
+    path("", include("research.chat.api_urls")),  # --- research agent (chat) ---
     path("", include("briefs.api_urls")),  # --- briefs ---
 ]
 
@@ -22,7 +22,7 @@ urlpatterns = [
     path("settings/", include("core.urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
-    path("research/chat/", include("research.chat_urls")),  # --- research agent (chat) ---
+    path("research/chat/", include("research.chat.urls")),  # --- research agent (chat) ---
     path("research/", include("research.urls")),
     path("briefs/", include("briefs.urls")),
     path("portfolios/", include("portfolios.urls")),

@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import HnswIndex, VectorField
 
+from research.chat.models import Conversation, TraceStep, Turn  # the chat wing's models live in this app too
+
 EMBEDDING_DIM = 384
 
 
@@ -132,8 +134,5 @@ class CorpusState(models.Model):
     def __str__(self) -> str:
         return f"corpus version {self.version}"
 
-
-# --- research agent (chat) --------------------------------------------------------------------
-from research.chat_models import Conversation, TraceStep, Turn  # noqa: E402
 
 __all__ = ["Chunk", "Conversation", "CorpusState", "Document", "TraceStep", "Turn"]

@@ -31,6 +31,6 @@ def ingest_document(document_id: int) -> str:
 @shared_task(name="research.chat_turn_run")
 def chat_turn_run(turn_id: int) -> str:
     """Run the chat agent for one turn; a turn that is no longer queued is skipped."""
-    from research.chat_services import chat_turn_run as run
+    from research.chat.services import chat_turn_run as run
 
     return run(turn_id=turn_id)

@@ -3,7 +3,7 @@
 The rules in ``briefs/news.py`` score every ticker first; the model may then replace a ticker's
 tone and risk events, under a contract that keeps the headlines data:
 
-- headlines reach the model only inside :func:`research.llm.fence` (JSON between ``<data>`` tags
+- headlines reach the model only inside :func:`core.llm.fence` (JSON between ``<data>`` tags
   that no headline can close), with the instruction that the block is never an instruction;
 - the reply is parsed into a strict schema: a label from a fixed set, a score within −1..1, risk
   events from the same fixed vocabulary the rules use, each backed by the number of a headline of
@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from briefs.news import RISK_EVENT_NAMES, SENTIMENT_LABELS
-from research.llm import complete_checked, fence, json_object
+from core.llm import complete_checked, fence, json_object
 
 SYSTEM = (
     "You classify the news tone of stocks for a morning brief read by professional analysts.\n"

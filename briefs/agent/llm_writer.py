@@ -16,7 +16,7 @@ from typing import Any
 
 from briefs.agent.engine import write_deterministic
 from briefs.claims import BriefDraft, BriefSection, Claim, references
-from research.llm import complete_checked, fence, json_object
+from core.llm import complete_checked, fence, json_object
 
 SYSTEM = (
     "You write the prose of a morning equity brief for professional analysts.\n"

@@ -198,7 +198,7 @@ def _news_tone_by_llm(run_id: int, sentiment: dict[str, Any]) -> dict[str, Any]:
     """When a model is configured, let it read the tone and risk events of the headlines (the
     rules' result stays where its reply breaks the contract); record the call as a step."""
     from briefs.agent.llm_news import classify_with_llm
-    from research.llm import get_llm
+    from core.llm import get_llm
 
     llm = get_llm("planner")  # a classification: the small model
     if llm is None or not sentiment:
@@ -234,7 +234,7 @@ def writer(state: BriefState) -> dict[str, Any]:
     the deterministic engine otherwise."""
     from briefs.agent import engine
     from briefs.agent.llm_writer import write_with_llm
-    from research.llm import get_llm
+    from core.llm import get_llm
 
     store = _store()
     started = time.perf_counter()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research.agent.verify import verify_answer
-from research.llm import complete_checked, fence, json_object
+from core.llm import complete_checked, fence, json_object
 
 SYSTEM = (
     "You compare two central-bank documents or meetings for professional analysts.\n"

@@ -13,7 +13,7 @@ from core.roles import can_access
 from core.tools import ToolFailure, call_tool, tool
 from research.agent.extract import FIGURE_RE, best_sentence
 from research.agent.memory import MEETING_RE
-from research.llm import get_llm
+from core.llm import get_llm
 
 
 class CompareIn(BaseModel):

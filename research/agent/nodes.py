@@ -20,7 +20,7 @@ from research.agent.extract import best_sentence, first_figure, keywords
 from research.agent.planner import NODE_TOOLS, Plan, plan_from_tool_calls, plan_rules
 from research.agent.state import ChatState
 from research.agent.verify import CLAIM_REF, fmt, render_text, verify_answer
-from research.llm import LLMError, LLMResponse, get_llm
+from core.llm import LLMError, LLMResponse, get_llm
 
 GRAPH_NAME = "research_chat"
 PLANNER_SYSTEM = (
@@ -47,7 +47,7 @@ def _user(state: ChatState) -> Any:
 
 def record(state: ChatState, node: str, *, started: float, **fields: Any) -> None:
     """Persist one trace step (the trace page and the live chat read these rows)."""
-    from research.chat_models import TraceStep
+    from research.chat.models import TraceStep
 
     turn_id = state.get("turn_id")
     if not turn_id:
@@ -63,7 +63,7 @@ def record(state: ChatState, node: str, *, started: float, **fields: Any) -> Non
 
 
 def cancelled(state: ChatState) -> bool:
-    from research.chat_models import Turn
+    from research.chat.models import Turn
 
     turn_id = state.get("turn_id")
     if not turn_id:
@@ -97,7 +97,7 @@ def _tool_specs() -> list[dict[str, Any]]:
 @db_node
 def memory_resolver(state: ChatState) -> dict[str, Any]:
     started = time.perf_counter()
-    from research.chat_selectors import turn_memory
+    from research.chat.selectors import turn_memory
 
     # The window is conversation state on the checkpointed thread. Only a thread that has none yet
     # (a conversation started before thread = conversation) rebuilds it from the Turn rows, once:
@@ -636,7 +636,7 @@ def _compose(state: ChatState) -> tuple[_Composer, float]:
 
 
 def _check(state: ChatState, template: str, c: _Composer) -> dict[str, Any]:
-    from research.chat_models import TraceStep  # noqa: F401  (app registry loaded)
+    from research.chat.models import TraceStep  # noqa: F401  (app registry loaded)
     from research.models import Chunk
 
     ids = {int(x["chunk_id"]) for x in c.citations} | {int(x["chunk_id"]) for x in c.claims if x.get("chunk_id")}
@@ -743,7 +743,7 @@ def human_review(state: ChatState) -> dict[str, Any]:
     """Open (idempotently) a chat_escalation review task, pause, and take the reviewer's answer."""
     from langgraph.types import interrupt
 
-    from research.chat_models import TraceStep, Turn
+    from research.chat.models import TraceStep, Turn
     from reviews.services import review_task_request
 
     turn = Turn.objects.select_related("conversation").get(pk=state["turn_id"])
@@ -804,7 +804,7 @@ def _persist(state: ChatState, *, status: str, finished: bool = True, **extra: A
     from django.db.models import Sum
     from django.utils import timezone
 
-    from research.chat_models import TraceStep, Turn
+    from research.chat.models import TraceStep, Turn
 
     turn = Turn.objects.get(pk=state["turn_id"])
     totals = TraceStep.objects.filter(turn=turn).aggregate(
@@ -839,7 +839,7 @@ def _persist(state: ChatState, *, status: str, finished: bool = True, **extra: A
 def deliver(state: ChatState) -> dict[str, Any]:
     """Write the outcome onto the turn (status, answer, claims, totals); an answered turn is
     appended to the conversation's memory window."""
-    from research.chat_models import Turn
+    from research.chat.models import Turn
 
     status = Turn.Status.CANCELLED if state.get("cancelled") else Turn.Status.DONE
     _persist(state, status=status)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation, getcontext
 from typing import Any
 
-from briefs import recompute
+from portfolios import recompute
 
 CLAIM_REF = re.compile(r"\[\[(c\d+)\]\]")
 SOURCE_MARK = re.compile(r"\[(?:Source|Calculated|Note):[^\]]*\]")  # notes: tool messages, not figures

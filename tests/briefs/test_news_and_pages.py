@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from briefs import news
-from research.llm import fence
+from core.llm import fence
 from tests.briefs.conftest import INJECTION, rss
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from briefs import recompute
+from portfolios import recompute
 from portfolios import metrics
 
 BARS = Path(__file__).resolve().parents[2] / "data" / "market" / "bars"

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from django.test import override_settings
 
-from research.llm import LLMError, cost_usd, get_llm, llm_mode
-from research.llm.anthropic_provider import AnthropicProvider
-from research.llm.gemini_provider import GeminiProvider
+from core.llm import LLMError, cost_usd, get_llm, llm_mode
+from core.llm.anthropic_provider import AnthropicProvider
+from core.llm.gemini_provider import GeminiProvider
 from tests.research.fake_llm import (
     FakeLLMServer,
     anthropic_error,

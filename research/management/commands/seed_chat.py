@@ -18,8 +18,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         import time
 
-        from research.chat_models import Conversation
-        from research.chat_services import chat_message_post, chat_turn_run
+        from research.chat.models import Conversation
+        from research.chat.services import chat_message_post, chat_turn_run
 
         analyst = get_user_model().objects.filter(email="analyst@alphadesk.local").first()
         if analyst is None:

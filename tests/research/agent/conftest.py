@@ -66,7 +66,7 @@ def mpc_corpus(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[st
 def ask(analyst: Any, django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
     """``ask(question, conversation=None)`` → the finished turn, run in-process as the worker would
     (the on-commit enqueue is captured, not executed)."""
-    from research.chat_services import chat_message_post, chat_turn_run
+    from research.chat.services import chat_message_post, chat_turn_run
 
     def run(question: str, conversation: Any = None, user: Any = None) -> Any:
         with django_capture_on_commit_callbacks(execute=False):

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from research.chat_models import Turn
-from research.chat_services import chat_turn_run
+from research.chat.models import Turn
+from research.chat.services import chat_turn_run
 
 pytestmark = pytest.mark.django_db
 
@@ -117,7 +117,7 @@ def test_pages_render_turn_partial_answer_markup_and_trace(analyst: Any) -> None
 
 def test_trace_graph_highlights_the_chosen_turn(analyst: Any) -> None:
     from research.agent.graph import mermaid
-    from research.chat_services import chat_message_post
+    from research.chat.services import chat_message_post
 
     first = chat_message_post(user=analyst, question="What is 2+2?")
     chat_turn_run(turn_id=first.pk)

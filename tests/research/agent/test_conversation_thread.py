@@ -16,7 +16,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
 from research.agent.state import CONVERSATION_CHANNELS, ChatState, remember, turn_input
-from research.chat_models import Conversation, Turn
+from research.chat.models import Conversation, Turn
 from tests.research.agent.conftest import thread_state
 
 PCT_4_TO_30 = 650.0
@@ -183,7 +183,7 @@ def test_a_conversation_from_before_the_change_continues_from_its_turn_rows(ask:
 def test_an_escalated_turn_holds_the_conversation(ask: Any, analyst: Any) -> None:
     from django.core.exceptions import ValidationError
 
-    from research.chat_services import chat_message_post
+    from research.chat.services import chat_message_post
     from reviews.models import ReviewTask
 
     turn = ask("What did the MPC minutes say about zorblax quantum tariffs?")
@@ -203,7 +203,7 @@ def test_withdrawing_an_escalated_question_frees_the_conversation(
     from django.core.exceptions import ValidationError
     from django.urls import reverse
 
-    from research.chat_services import chat_turn_cancel
+    from research.chat.services import chat_turn_cancel
     from reviews.models import ReviewTask
     from reviews.services import review_task_resume_run
 
@@ -240,7 +240,7 @@ def test_a_decided_escalation_can_be_withdrawn_only_when_its_resume_failed(
     from django.core.exceptions import ValidationError
     from django.urls import reverse
 
-    from research.chat_services import chat_turn_cancel
+    from research.chat.services import chat_turn_cancel
     from reviews.models import ReviewTask
     from reviews.services import review_task_decide
 

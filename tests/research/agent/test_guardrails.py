@@ -10,7 +10,7 @@ import pytest
 from django.test import override_settings
 
 from research.agent.verify import render_text
-from research.chat_models import Turn
+from research.chat.models import Turn
 from reviews.models import ReviewTask
 from tests.research.fake_llm import (
     FakeLLMServer,

@@ -12,8 +12,8 @@ from django.db import connections
 from django.test import override_settings
 
 from research.agent.verify import render_text
-from research.chat_models import Conversation, Turn
-from research.chat_services import chat_message_post, chat_turn_cancel, chat_turn_run
+from research.chat.models import Conversation, Turn
+from research.chat.services import chat_message_post, chat_turn_cancel, chat_turn_run
 from reviews.models import ReviewTask
 from reviews.services import review_task_decide
 from tests.research.agent.conftest import thread_state

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from research.chat_models import Conversation
+from research.chat.models import Conversation
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
-from research.llm import LLMError, LLMResponse, LLMToolCall, cost_usd
+from core.llm import LLMError, LLMResponse, LLMToolCall, cost_usd
 
 
 def _status_of(exc: BaseException) -> int | None:

@@ -11,7 +11,7 @@ from django.http import Http404
 from core.roles import ADMIN, has_role
 from research.agent.memory import memory_entry
 from research.agent.verify import render_text
-from research.chat_models import Conversation, TraceStep, Turn
+from research.chat.models import Conversation, TraceStep, Turn
 
 
 def conversation_list(*, user: Any) -> QuerySet[Conversation]:

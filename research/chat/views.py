@@ -15,9 +15,9 @@ from django.views.decorators.http import require_http_methods
 
 from core.roles import area_required
 from research.agent.verify import CLAIM_REF
-from research.chat_models import Turn
-from research.chat_selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path
-from research.chat_services import chat_message_post, chat_turn_cancel
+from research.chat.models import Turn
+from research.chat.selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path
+from research.chat.services import chat_message_post, chat_turn_cancel
 
 _SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
 _CALC = re.compile(r"\[Calculated: ([^\]]+)\]")
@@ -91,7 +91,7 @@ def chat_index(request: HttpRequest) -> HttpResponse:
     conversations = conversation_list(user=request.user)[:50]
     return render(
         request,
-        "research/chat_index.html",
+        "research/chat/index.html",
         {"conversations": conversations, "error": error},
         status=400 if error else 200,
     )
@@ -102,7 +102,7 @@ def chat_index(request: HttpRequest) -> HttpResponse:
 def chat_conversation(request: HttpRequest, conversation_id: str) -> HttpResponse:
     conversation = conversation_get(user=request.user, conversation_id=conversation_id)
     turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
-    return render(request, "research/chat_conversation.html", {"conversation": conversation, "turns": turns})
+    return render(request, "research/chat/conversation.html", {"conversation": conversation, "turns": turns})
 
 
 @area_required("research")
@@ -121,7 +121,7 @@ def chat_ask(request: HttpRequest, conversation_id: str) -> HttpResponse:
         turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
         return render(
             request,
-            "research/chat_conversation.html",
+            "research/chat/conversation.html",
             {"conversation": conversation, "turns": turns, "error": "; ".join(exc.messages)},
             status=400,
         )
@@ -169,6 +169,6 @@ def chat_trace(request: HttpRequest, conversation_id: str) -> HttpResponse:
     path = turn_node_path(shown) if shown else []
     return render(
         request,
-        "research/chat_trace.html",
+        "research/chat/trace.html",
         {**trace, "mermaid": mermaid(path), "graph_turn": shown, "graph_path": path},
     )

@@ -9,7 +9,7 @@ from typing import Any
 import anthropic
 from django.conf import settings
 
-from research.llm import ErrorCode, LLMError, LLMResponse, LLMToolCall, cost_usd
+from core.llm import ErrorCode, LLMError, LLMResponse, LLMToolCall, cost_usd
 
 
 class AnthropicProvider:

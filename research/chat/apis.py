@@ -15,9 +15,9 @@ from rest_framework.views import APIView
 
 from core.roles import HasArea
 from research.agent.verify import render_text
-from research.chat_models import TraceStep, Turn
-from research.chat_selectors import trace_get, turn_get
-from research.chat_services import chat_message_post, chat_turn_cancel
+from research.chat.models import TraceStep, Turn
+from research.chat.selectors import trace_get, turn_get
+from research.chat.services import chat_message_post, chat_turn_cancel
 
 _permissions = [*APIView.permission_classes, HasArea.for_area("research")]
 MAX_WAIT_SECONDS = 30.0

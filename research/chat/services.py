@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.roles import can_access
-from research.chat_models import Conversation, Turn
-from research.chat_selectors import conversation_get, turn_get
+from research.chat.models import Conversation, Turn
+from research.chat.selectors import conversation_get, turn_get
 from reviews.services import audit_record
 
 MAX_QUESTION_CHARS = 2000

@@ -163,11 +163,11 @@ def get_llm(role: Role) -> LLMProvider | None:
     """The provider for ``role`` in the configured mode, or ``None`` for the deterministic engine."""
     mode = llm_mode()
     if mode == "anthropic":
-        from research.llm.anthropic_provider import AnthropicProvider
+        from core.llm.anthropic_provider import AnthropicProvider
 
         return AnthropicProvider(model=model_for(role, mode))
     if mode == "gemini":
-        from research.llm.gemini_provider import GeminiProvider
+        from core.llm.gemini_provider import GeminiProvider
 
         return GeminiProvider(model=model_for(role, mode))
     return None

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from research.chat import views
+
+app_name = "research-chat"
+
+urlpatterns = [
+    path("", views.chat_index, name="index"),
+    path("<uuid:conversation_id>/", views.chat_conversation, name="conversation"),
+    path("<uuid:conversation_id>/ask/", views.chat_ask, name="ask"),
+    path("<uuid:conversation_id>/trace/", views.chat_trace, name="trace"),
+    path("turns/<int:turn_id>/", views.chat_turn, name="turn"),
+    path("turns/<int:turn_id>/cancel/", views.chat_turn_cancel_view, name="turn-cancel"),
+]
