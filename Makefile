@@ -32,6 +32,8 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	ALPHADESK_SKIP_EMBEDDED=1 $(BIN)/mypy .
+	# The layer contracts in pyproject.toml [tool.importlinter]: apps import only downward.
+	$(BIN)/lint-imports --no-cache --no-logo
 
 format: install
 	$(BIN)/ruff format .

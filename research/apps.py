@@ -1,5 +1,15 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 
 
 class ResearchConfig(AppConfig):
+    """Two wings under one app label: the document library (``research/models.py``) and the chat
+    (``research/chat/models.py``). The chat's models are loaded here, beside the library's, rather
+    than re-imported by ``research/models.py`` — so the library never depends on the chat."""
+
     name = "research"
+
+    def import_models(self) -> None:
+        super().import_models()
+        import_module("research.chat.models")

@@ -11,8 +11,6 @@ from django.db import models
 from django.db.models import Q
 from pgvector.django import HnswIndex, VectorField
 
-from research.chat.models import Conversation, TraceStep, Turn  # the chat wing's models live in this app too
-
 EMBEDDING_DIM = 384
 
 
@@ -135,4 +133,4 @@ class CorpusState(models.Model):
         return f"corpus version {self.version}"
 
 
-__all__ = ["Chunk", "Conversation", "CorpusState", "Document", "TraceStep", "Turn"]
+__all__ = ["Chunk", "CorpusState", "Document"]
