@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from briefs import selectors, services
 from briefs.models import BriefRun
+from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 
 
@@ -54,11 +55,11 @@ def run_start(request: HttpRequest, watchlist_id: int) -> HttpResponse:
 
 @area_required("briefs")
 @require_http_methods(["GET"])
-def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
+def run_detail(request: HtmxHttpRequest, run_id: int) -> HttpResponse:
     run = selectors.run_get(user=request.user, run_id=run_id)
     context = {"run": run, "steps": run.steps.all(), "brief": getattr(run, "brief", None)}
-    if request.htmx:  # type: ignore[attr-defined]
-        return render(request, "components/_brief_run_progress.html", context)
+    if request.htmx:
+        return render(request, "briefs/run.html#run_progress", context)
     return render(request, "briefs/run.html", context)
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 from core.tools import ToolFailure
 from portfolios import market, selectors, services
@@ -47,7 +48,7 @@ def ticker_lookup(request: HttpRequest) -> HttpResponse:
 
 @area_required("portfolios")
 @require_http_methods(["GET"])
-def ticker_detail(request: HttpRequest, symbol: str) -> HttpResponse:
+def ticker_detail(request: HtmxHttpRequest, symbol: str) -> HttpResponse:
     range_key = request.GET.get("range", "1Y").upper()
     if range_key not in RANGES:
         range_key = "1Y"
@@ -77,7 +78,7 @@ def ticker_detail(request: HttpRequest, symbol: str) -> HttpResponse:
         context["fundamentals"] = market.fundamentals_get(m.symbol)
     except ToolFailure as exc:
         context["fundamentals_error"] = exc.tool_error.message
-    template = "portfolios/ticker.html#price-chart" if request.headers.get("HX-Request") else "portfolios/ticker.html"
+    template = "portfolios/ticker.html#price_chart" if request.htmx else "portfolios/ticker.html"
     return render(request, template, context)
 
 

@@ -8,17 +8,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
-from django_htmx.middleware import HtmxDetails
 
+from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 from research.forms import SearchForm, UploadForm
 from research.retrieval.search import SearchFilters
 from research.selectors import document_facets, document_get, document_list, document_pages, highlight, passage_search
 from research.services import UploadFile, document_delete, document_upload
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def _search_context(request: HttpRequest) -> dict[str, object]:
@@ -51,7 +47,7 @@ def _search_context(request: HttpRequest) -> dict[str, object]:
 def index(request: HtmxHttpRequest) -> HttpResponse:
     context = _search_context(request)
     if request.htmx and request.htmx.target == "search-results":
-        return render(request, "components/_research_results.html", context)
+        return render(request, "research/index.html#search_results", context)
     context.update(
         documents=document_list(user=request.user)[:200],
         upload_form=UploadForm(),

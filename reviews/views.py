@@ -15,6 +15,7 @@ from django.template.loader import select_template
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 from reviews.filters import AuditEventFilter, ReviewTaskFilter
 from reviews.models import AuditEvent, ReviewTask
@@ -41,19 +42,15 @@ CSV_COLUMNS = [
 
 @area_required("reviews")
 @require_http_methods(["GET"])
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: HtmxHttpRequest) -> HttpResponse:
     data = request.GET.copy()
     data.setdefault("state", ReviewTask.State.PENDING)  # the inbox opens on what waits
     filterset = ReviewTaskFilter(data, queryset=review_task_list(user=request.user), request=request)
     valid = filterset.is_valid()
     tasks = Paginator(filterset.qs if valid else ReviewTask.objects.none(), PAGE_SIZE).get_page(request.GET.get("page"))
     context = {"filter": filterset, "tasks": tasks, "now": timezone.now(), "querystring": _querystring(request)}
-    template = "reviews/index.html#task_table" if _is_htmx(request) else "reviews/index.html"
+    template = "reviews/index.html#task_table" if request.htmx else "reviews/index.html"
     return render(request, template, context, status=200 if valid else 400)
-
-
-def _is_htmx(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False))  # set by django_htmx's middleware
 
 
 def _querystring(request: HttpRequest) -> str:
@@ -131,14 +128,14 @@ def _audit_filter(request: HttpRequest) -> AuditEventFilter:
 
 @area_required("reviews")
 @require_http_methods(["GET"])
-def audit(request: HttpRequest) -> HttpResponse:
+def audit(request: HtmxHttpRequest) -> HttpResponse:
     filterset = _audit_filter(request)
     valid = filterset.is_valid()
     events = Paginator(filterset.qs if valid else AuditEvent.objects.none(), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
     context = {"filter": filterset, "events": events, "querystring": _querystring(request)}
-    template = "reviews/audit.html#event_table" if _is_htmx(request) else "reviews/audit.html"
+    template = "reviews/audit.html#event_table" if request.htmx else "reviews/audit.html"
     return render(request, template, context, status=200 if valid else 400)
 
 

@@ -13,6 +13,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods
 
+from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 from research.agent.verify import CLAIM_REF
 from research.chat.models import Turn
@@ -107,14 +108,14 @@ def chat_conversation(request: HttpRequest, conversation_id: str) -> HttpRespons
 
 @area_required("research")
 @require_http_methods(["POST"])
-def chat_ask(request: HttpRequest, conversation_id: str) -> HttpResponse:
+def chat_ask(request: HtmxHttpRequest, conversation_id: str) -> HttpResponse:
     conversation = conversation_get(user=request.user, conversation_id=conversation_id)
     try:
         turn = chat_message_post(
             user=request.user, question=request.POST.get("question", ""), conversation_id=conversation.pk
         )
     except ValidationError as exc:
-        if getattr(request, "htmx", False):
+        if request.htmx:
             return HttpResponse(
                 format_html('<p class="error" role="alert">{}</p>', "; ".join(exc.messages)), status=400
             )
@@ -125,23 +126,23 @@ def chat_ask(request: HttpRequest, conversation_id: str) -> HttpResponse:
             {"conversation": conversation, "turns": turns, "error": "; ".join(exc.messages)},
             status=400,
         )
-    if getattr(request, "htmx", False):
-        return render(request, "components/_chat_turn.html", _turn_context(turn))
+    if request.htmx:
+        return render(request, "research/chat/conversation.html#chat_turn", _turn_context(turn))
     return redirect("research-chat:conversation", conversation_id=conversation.pk)
 
 
 @area_required("research")
 @require_http_methods(["GET"])
-def chat_turn(request: HttpRequest, turn_id: int) -> HttpResponse:
+def chat_turn(request: HtmxHttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
-    if getattr(request, "htmx", False):
-        return render(request, "components/_chat_turn.html", _turn_context(turn))
+    if request.htmx:
+        return render(request, "research/chat/conversation.html#chat_turn", _turn_context(turn))
     return redirect(f"{turn.conversation.get_absolute_url()}#turn-{turn.pk}")
 
 
 @area_required("research")
 @require_http_methods(["POST"])
-def chat_turn_cancel_view(request: HttpRequest, turn_id: int) -> HttpResponse:
+def chat_turn_cancel_view(request: HtmxHttpRequest, turn_id: int) -> HttpResponse:
     error = ""
     try:
         turn = chat_turn_cancel(user=request.user, turn_id=turn_id)
@@ -150,8 +151,10 @@ def chat_turn_cancel_view(request: HttpRequest, turn_id: int) -> HttpResponse:
         turn = turn_get(user=request.user, turn_id=turn_id)
     except PermissionDenied:
         raise
-    if getattr(request, "htmx", False):
-        return render(request, "components/_chat_turn.html", {**_turn_context(turn), "cancel_error": error})
+    if request.htmx:
+        return render(
+            request, "research/chat/conversation.html#chat_turn", {**_turn_context(turn), "cancel_error": error}
+        )
     if error:
         messages.error(request, error)
     return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
