@@ -28,9 +28,10 @@ def brief_run_execute(*, run_id: int) -> str:
     if not claimed:
         return "skipped"
     run = BriefRun.objects.select_related("watchlist").get(pk=run_id)
+    state = _initial_state(run)
     try:
         with checkpointer() as saver:
-            build_graph(checkpointer=saver).invoke(_initial_state(run), {"configurable": {"thread_id": run.thread_id}})
+            build_graph(checkpointer=saver).invoke(state, {"configurable": {"thread_id": run.thread_id}})
     except Exception as exc:
         BriefRun.objects.filter(pk=run_id).update(
             status=BriefRun.Status.FAILED, finished_at=timezone.now(), note=repr(exc)[:500]
