@@ -1,12 +1,18 @@
-"""Writes for morning briefs: start a run, execute it, open its review, deliver it, end it."""
+"""Writes for morning briefs: start a run, open its review, deliver it, end it.
+
+Executing a run (building and driving the graph) lives in ``briefs.runs``: the graph's store
+calls the functions here, so this module never imports the graph or the task that runs it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import nh3
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import EmailMultiAlternatives
@@ -14,14 +20,16 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from briefs.agent.state import GRAPH_NAME
 from briefs.claims import BriefDraft, Claim, format_value, render_html, render_text, to_markup
 from briefs.models import Brief, BriefDelivery, BriefRun
 from core.roles import ADMIN, ANALYST, has_role
 from portfolios.models import Watchlist
+from reviews.models import ReviewTask
 from reviews.services import audit_record, review_task_request
 
 logger = logging.getLogger(__name__)
-GRAPH_NAME = "morning_brief"
+RUN_EXECUTE_TASK = "briefs.tasks.brief_run_execute"  # the Celery task that calls briefs.runs.brief_run_execute
 
 
 class RunAlreadyActive(Exception):
@@ -67,40 +75,11 @@ def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Tri
 
 
 def _enqueue_execute(run_id: int) -> None:
-    from briefs.tasks import brief_run_execute
-
-    brief_run_execute.delay(run_id)
-
-
-def brief_run_execute(*, run_id: int) -> str:
-    """Run the graph of a queued run until it pauses at the gate or ends. Idempotent: only a
-    queued run is claimed, so a redelivered message does nothing."""
-    from briefs.agent.graph import build_graph
-    from core.checkpoint import checkpointer
-
-    claimed = BriefRun.objects.filter(pk=run_id, status=BriefRun.Status.QUEUED).update(
-        status=BriefRun.Status.RUNNING, started_at=timezone.now()
-    )
-    if not claimed:
-        return "skipped"
-    run = BriefRun.objects.select_related("watchlist").get(pk=run_id)
-    state = {
-        "run_id": run.pk,
-        "user_id": run.watchlist.owner_id,  # data scope = the watchlist owner's, whoever pressed RUN
-        "watchlist_id": run.watchlist_id,
-        "watchlist_name": run.watchlist.name,
-        "tickers": list(run.tickers),
-    }
-    try:
-        with checkpointer() as saver:
-            build_graph(checkpointer=saver).invoke(state, {"configurable": {"thread_id": run.thread_id}})
-    except Exception as exc:
-        BriefRun.objects.filter(pk=run_id).update(
-            status=BriefRun.Status.FAILED, finished_at=timezone.now(), note=repr(exc)[:500]
-        )
-        audit_record(actor=None, action="brief_run.failed", subject=run, after={"error": repr(exc)[:300]})
-        raise
-    return str(BriefRun.objects.values_list("status", flat=True).get(pk=run_id))
+    # By its registered name, not by importing briefs.tasks: that task runs the graph, whose store
+    # calls back into this module, so importing it here would close an import cycle. The registry
+    # lookup returns the very task object (eager mode, routing and options unchanged) and raises
+    # KeyError on a misspelt name instead of publishing a message no worker knows.
+    current_app.tasks[RUN_EXECUTE_TASK].delay(run_id)
 
 
 # --- review ------------------------------------------------------------------------------------
@@ -145,78 +124,123 @@ def _clean_html(markup: str) -> str:
     )
 
 
-def brief_open_for_review(*, state: dict[str, Any], gate_round: int) -> tuple[int, int]:
-    """Save (or update) the run's brief and open its review task; safe to repeat."""
-    run = BriefRun.objects.select_related("watchlist").get(pk=state["run_id"])
+@dataclass(frozen=True)
+class _GateBrief:
+    """The brief as the gate sees it: parsed from the graph state and rendered once."""
+
+    draft: BriefDraft
+    claims: list[Claim]
+    verification: dict[str, Any]
+    text: str
+    html: str
+    as_of: dt.date | None
+    errors: list[Any]
+    partial: bool
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.verification.get("ok"))
+
+
+def _gate_brief(state: dict[str, Any]) -> _GateBrief:
     draft = BriefDraft.model_validate(state["draft"])
     claims = [Claim.model_validate(c) for c in state.get("claims") or []]
     verification = state.get("verification") or {}
     text, html, _ = _renderings(draft, claims, verification)
-    as_of = max((c.as_of for c in claims), default=None)
     errors = state.get("errors") or []
-    partial_brief = draft.partial or bool(errors)
+    return _GateBrief(
+        draft=draft,
+        claims=claims,
+        verification=verification,
+        text=text,
+        html=html,
+        as_of=max((c.as_of for c in claims), default=None),
+        errors=errors,
+        partial=draft.partial or bool(errors),
+    )
+
+
+def brief_open_for_review(*, state: dict[str, Any], gate_round: int) -> tuple[int, int]:
+    """Save (or update) the run's brief and open its review task; safe to repeat."""
+    run = BriefRun.objects.select_related("watchlist").get(pk=state["run_id"])
+    gate = _gate_brief(state)
     with transaction.atomic():
-        brief, created = Brief.objects.update_or_create(
-            run=run,
-            defaults={
-                "watchlist": run.watchlist,
-                "title": f"{draft.title}: {run.watchlist.name}"[:200],
-                "as_of": as_of,
-                "partial": partial_brief,
-                "draft": draft.model_dump(mode="json"),
-                "claims": [c.model_dump(mode="json") for c in claims],
-                "verification": verification,
-                "body_text": text,
-                "body_html": html,
-            },
-        )
-        ok = bool(verification.get("ok"))
-        n_ok = sum(1 for c in verification.get("checks", []) if c.get("verified"))
-        summary = f"{n_ok} of {len(claims)} figures recomputed from raw bars and matched."
-        if verification.get("problems"):
-            summary += " Problems: " + "; ".join(verification["problems"][:5])
-        note = state.get("gate_note", "")
-        payload = {
-            "brief": {
-                "title": brief.title,
-                "watchlist": run.watchlist.name,
-                "as_of": as_of.isoformat() if as_of else "",
-                "source": ", ".join(sorted({c.source for c in claims})) or "—",
-                "body": text,
-                "body_html": html,
-                "partial": partial_brief,
-                "brief_id": brief.pk,
-                "run_id": run.pk,
-            },
-            "editable": {"body": to_markup(draft)},
-            "claims": _claims_payload(claims, verification),
-            "verification": {
-                "status": "verified" if ok else "failed",
-                "summary": summary + (" Escalated after one regeneration." if not ok else ""),
-            },
-            "errors": errors,
-            "note": note,
-        }
-        task = review_task_request(
-            requested_by=run.requested_by,
-            subject_owner=run.watchlist.owner,
-            kind="brief_approval",
-            title=(("ESCALATED: " if not ok else "") + brief.title + (" (partial)" if partial_brief else ""))[:200],
-            graph_name=GRAPH_NAME,
-            thread_id=run.thread_id,
-            payload=payload,
-            subject=brief,
-            priority=30 if not ok else 20,
-            request_key=f"gate-{gate_round}",
-        )
+        brief, created = _brief_save(run, gate)
+        task = _brief_review_task(run, brief, gate, note=state.get("gate_note", ""), gate_round=gate_round)
         changed = BriefRun.objects.filter(pk=run.pk, status=BriefRun.Status.RUNNING).update(
-            status=BriefRun.Status.AWAITING_REVIEW, partial=partial_brief, errors=errors
+            status=BriefRun.Status.AWAITING_REVIEW, partial=gate.partial, errors=gate.errors
         )
         if created or changed:
             audit_record(
-                actor=None, action="brief.review_requested", subject=brief, after={"task": task.pk, "verified": ok}
+                actor=None, action="brief.review_requested", subject=brief, after={"task": task.pk, "verified": gate.ok}
             )
     return brief.pk, task.pk
+
+
+def _brief_save(run: BriefRun, gate: _GateBrief) -> tuple[Brief, bool]:
+    """One brief per run: a gate that runs again (resume, refused edit) updates it in place."""
+    return Brief.objects.update_or_create(
+        run=run,
+        defaults={
+            "watchlist": run.watchlist,
+            "title": f"{gate.draft.title}: {run.watchlist.name}"[:200],
+            "as_of": gate.as_of,
+            "partial": gate.partial,
+            "draft": gate.draft.model_dump(mode="json"),
+            "claims": [c.model_dump(mode="json") for c in gate.claims],
+            "verification": gate.verification,
+            "body_text": gate.text,
+            "body_html": gate.html,
+        },
+    )
+
+
+def _brief_review_task(run: BriefRun, brief: Brief, gate: _GateBrief, *, note: str, gate_round: int) -> ReviewTask:
+    """The brief_approval task of this gate round (idempotent per round); a failed verification
+    is escalated: flagged in the title and raised in priority."""
+    title = ("ESCALATED: " if not gate.ok else "") + brief.title + (" (partial)" if gate.partial else "")
+    return review_task_request(
+        requested_by=run.requested_by,
+        subject_owner=run.watchlist.owner,
+        kind="brief_approval",
+        title=title[:200],
+        graph_name=GRAPH_NAME,
+        thread_id=run.thread_id,
+        payload=_review_payload(run, brief, gate, note=note),
+        subject=brief,
+        priority=30 if not gate.ok else 20,
+        request_key=f"gate-{gate_round}",
+    )
+
+
+def _review_payload(run: BriefRun, brief: Brief, gate: _GateBrief, *, note: str) -> dict[str, Any]:
+    """What the reviewer sees (``templates/reviews/kinds/_brief_approval.html``) and may edit."""
+    return {
+        "brief": {
+            "title": brief.title,
+            "watchlist": run.watchlist.name,
+            "as_of": gate.as_of.isoformat() if gate.as_of else "",
+            "source": ", ".join(sorted({c.source for c in gate.claims})) or "—",
+            "body": gate.text,
+            "body_html": gate.html,
+            "partial": gate.partial,
+            "brief_id": brief.pk,
+            "run_id": run.pk,
+        },
+        "editable": {"body": to_markup(gate.draft)},
+        "claims": _claims_payload(gate.claims, gate.verification),
+        "verification": {"status": "verified" if gate.ok else "failed", "summary": _verification_summary(gate)},
+        "errors": gate.errors,
+        "note": note,
+    }
+
+
+def _verification_summary(gate: _GateBrief) -> str:
+    n_ok = sum(1 for c in gate.verification.get("checks", []) if c.get("verified"))
+    summary = f"{n_ok} of {len(gate.claims)} figures recomputed from raw bars and matched."
+    if gate.verification.get("problems"):
+        summary += " Problems: " + "; ".join(gate.verification["problems"][:5])
+    return summary + (" Escalated after one regeneration." if not gate.ok else "")
 
 
 # --- delivery and endings ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Celery tasks: take an id, call a service (idempotent: each service checks state first)."""
+"""Celery tasks: take an id, call a service or the runner (idempotent: each checks state first)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,15 @@ import logging
 
 from celery import shared_task
 
-from briefs import services
+from briefs import runs, services
 from briefs.models import BriefRun
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="briefs.tasks.brief_run_execute")
+@shared_task(name=services.RUN_EXECUTE_TASK)  # "briefs.tasks.brief_run_execute"
 def brief_run_execute(run_id: int) -> str:
-    return services.brief_run_execute(run_id=run_id)
+    return runs.brief_run_execute(run_id=run_id)
 
 
 @shared_task(name="briefs.tasks.brief_run_scheduled")

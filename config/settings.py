@@ -307,9 +307,8 @@ REVIEW_ESCALATION_GRACE_HOURS = env.float("REVIEW_ESCALATION_GRACE_HOURS", defau
 REVIEW_SWEEP_SECONDS = env.int("REVIEW_SWEEP_SECONDS", default=300)
 # A resume still queued or running after this long is re-enqueued by the sweep (lost message, dead worker).
 REVIEW_RESUME_STALE_MINUTES = env.float("REVIEW_RESUME_STALE_MINUTES", default=10.0)
-# Graphs a review decision may resume: name → dotted path of build_graph(checkpointer=...).
-# Apps add theirs here (or call reviews.graphs.register_graph in AppConfig.ready()).
-REVIEW_GRAPHS = {"review_probe": "reviews.probe_graph.build_graph"}
+# Graphs a review decision may resume are registered by each app's AppConfig.ready()
+# (reviews.graphs.register_graph), not listed here.
 # Absolute links in notification emails.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # django_celery_beat's DatabaseScheduler installs these entries into its tables when beat starts.
@@ -381,7 +380,6 @@ BRIEF_BUDGET_TOKENS = env.int("BRIEF_BUDGET_TOKENS", default=200_000)  # per run
 BRIEF_BUDGET_USD = env.float("BRIEF_BUDGET_USD", default=2.0)
 # Email briefs only when SMTP is configured; otherwise they are archived and the run says so.
 BRIEF_EMAIL_ENABLED = env.bool("BRIEF_EMAIL_ENABLED", default=bool(EMAIL_HOST))
-REVIEW_GRAPHS["morning_brief"] = "briefs.agent.graph.build_graph"
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_briefs"]
 
 # --- research agent and LLM providers ---------------------------------------------------------
@@ -414,5 +412,4 @@ AGENT_MEMORY_TURNS = env.int("AGENT_MEMORY_TURNS", default=5)
 AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
 # Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
 WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
-REVIEW_GRAPHS["research_chat"] = "research.agent.graph.build_graph"
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]

@@ -13,3 +13,10 @@ class ResearchConfig(AppConfig):
     def import_models(self) -> None:
         super().import_models()
         import_module("research.chat.models")
+
+    def ready(self) -> None:
+        from research.agent.graph import build_graph
+        from reviews.graphs import register_graph
+
+        # GRAPH_NAME constant lands with the agent split
+        register_graph("research_chat", build_graph)

@@ -14,10 +14,9 @@ from typing import Any, Literal
 from langgraph.graph import END, START, StateGraph
 
 from briefs.agent import nodes
+from briefs.agent.state import GRAPH_NAME as GRAPH_NAME  # re-exported beside build_graph
 from briefs.agent.state import BriefState
 from core.checkpoint import db_node
-
-GRAPH_NAME = "morning_brief"
 
 
 def route_supervisor(state: BriefState) -> list[Literal["data_agent", "news_agent", "writer", "finish"]]:

@@ -6,6 +6,11 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
+# The graph's name in review tasks and the resume registry. Here, not in graph.py, because
+# services.py names it when it opens a review and must not import the graph (graph → nodes →
+# store → services).
+GRAPH_NAME = "morning_brief"
+
 
 def merge_dicts(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
     """Key-wise merge; a ``None`` value removes the key (how regeneration clears a ticker)."""
