@@ -15,8 +15,9 @@ class ResearchConfig(AppConfig):
         import_module("research.chat.models")
 
     def ready(self) -> None:
-        from research.agent.graph import build_graph
+        # Imported here, once the app registry is ready: the graph's modules import nothing from the
+        # database at import time, and a review decision can then resume the chat graph by name.
+        from research.agent.graph import GRAPH_NAME, build_graph
         from reviews.graphs import register_graph
 
-        # GRAPH_NAME constant lands with the agent split
-        register_graph("research_chat", build_graph)
+        register_graph(GRAPH_NAME, build_graph)

@@ -110,56 +110,104 @@ def document_upload(
         raise ValidationError({"files": "Choose at least one file to upload."})
     if visibility not in Document.Visibility.values:
         raise ValidationError({"visibility": "Visibility must be 'team' or 'private'."})
-    tag_list = sorted({t.strip().lower()[:40] for t in tags if t and t.strip()})
-    cap = settings.RESEARCH_MAX_UPLOAD_BYTES
+    shared = {
+        "visibility": visibility,
+        "issuer": issuer.strip()[:200],
+        "doc_type": doc_type.strip()[:60],
+        "doc_date": doc_date,
+        "tags": sorted({t.strip().lower()[:40] for t in tags if t and t.strip()}),
+        "source_url": source_url[:500],
+    }
+    # A title typed on the form names a single file; each of several files is titled from its name.
+    given_title = title.strip() if len(files) == 1 else ""
     result = UploadResult()
     for upload in files:
-        name = _safe_name(upload.name)
-        size = max(len(upload.data), upload.size or 0)
-        if size > cap:
-            result.rejected.append((name, f"{name}: the file is {_human_size(size)}; the limit is {_human_size(cap)}."))
-            continue
-        try:
-            kind = sniff(name, upload.data)
-            if kind == Document.Kind.PDF:
-                _check_pdf_opens(name, upload.data)
-        except ParseError as exc:
-            result.rejected.append((name, str(exc)))
-            continue
-        digest = hashlib.sha256(upload.data).hexdigest()
-        existing = Document.objects.filter(owner=user, content_hash=digest).first()
-        if existing is not None:
-            result.duplicates.append(existing)
-            continue
-        with transaction.atomic():
-            document = Document(
-                owner=user,
-                visibility=visibility,
-                title=(title.strip() if title.strip() and len(files) == 1 else _title_from_filename(name))[:300],
-                issuer=issuer.strip()[:200],
-                doc_type=doc_type.strip()[:60],
-                doc_date=doc_date,
-                tags=tag_list,
-                source_url=source_url[:500],
-                kind=kind,
-                filename=name,
-                size_bytes=len(upload.data),
-                content_hash=digest,
-                status_message="Waiting for a worker",
-            )
-            document.file.save(name, ContentFile(upload.data), save=False)
-            document.save()
-            audit_record(
-                actor=user,
-                action="document.upload",
-                subject=document,
-                after={"filename": name, "sha256": digest, "bytes": len(upload.data), "visibility": visibility},
-                request=request,
-            )
-            document_id = document.pk
-            transaction.on_commit(partial(_enqueue_ingest, document_id))
-        result.created.append(document)
+        _upload_one(upload, user=user, shared=shared, given_title=given_title, result=result, request=request)
     return result
+
+
+def _upload_one(
+    upload: UploadFile,
+    *,
+    user: Any,
+    shared: dict[str, Any],
+    given_title: str,
+    result: UploadResult,
+    request: HttpRequest | None,
+) -> None:
+    """Judge one file and add it to ``result`` as rejected, a duplicate, or a created document."""
+    name = _safe_name(upload.name)
+    try:
+        kind = _accepted_kind(name, upload)
+    except ParseError as exc:
+        result.rejected.append((name, str(exc)))
+        return
+    digest = hashlib.sha256(upload.data).hexdigest()
+    existing = Document.objects.filter(owner=user, content_hash=digest).first()
+    if existing is not None:
+        result.duplicates.append(existing)
+        return
+    document = _document_create(
+        upload,
+        user=user,
+        name=name,
+        kind=kind,
+        digest=digest,
+        title=(given_title or _title_from_filename(name))[:300],
+        shared=shared,
+        request=request,
+    )
+    result.created.append(document)
+
+
+def _accepted_kind(name: str, upload: UploadFile) -> Document.Kind:
+    """The file's document kind; raises ``ParseError`` (with the reason for the uploader) for a file
+    over the size cap, content not matching its extension, or a PDF that will not open."""
+    cap = settings.RESEARCH_MAX_UPLOAD_BYTES
+    size = max(len(upload.data), upload.size or 0)
+    if size > cap:
+        raise ParseError(f"{name}: the file is {_human_size(size)}; the limit is {_human_size(cap)}.")
+    kind = sniff(name, upload.data)
+    if kind == Document.Kind.PDF:
+        _check_pdf_opens(name, upload.data)
+    return kind
+
+
+def _document_create(
+    upload: UploadFile,
+    *,
+    user: Any,
+    name: str,
+    kind: Document.Kind,
+    digest: str,
+    title: str,
+    shared: dict[str, Any],
+    request: HttpRequest | None,
+) -> Document:
+    """Save the queued document and its file, audit it, and enqueue its ingestion on commit."""
+    with transaction.atomic():
+        document = Document(
+            owner=user,
+            title=title,
+            kind=kind,
+            filename=name,
+            size_bytes=len(upload.data),
+            content_hash=digest,
+            status_message="Waiting for a worker",
+            **shared,
+        )
+        document.file.save(name, ContentFile(upload.data), save=False)
+        document.save()
+        audit_record(
+            actor=user,
+            action="document.upload",
+            subject=document,
+            after={"filename": name, "sha256": digest, "bytes": len(upload.data), "visibility": shared["visibility"]},
+            request=request,
+        )
+        document_id = document.pk
+        transaction.on_commit(partial(_enqueue_ingest, document_id))
+    return document
 
 
 def _enqueue_ingest(document_id: int) -> None:

@@ -46,64 +46,78 @@ class GeminiProvider:
         max_tokens: int,
         tools: list[dict[str, Any]] | None = None,
     ) -> LLMResponse:
-        from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-
         started = time.perf_counter()
-        history: list[BaseMessage] = [SystemMessage(content=system)] if system else []
-        for m in messages:
-            history.append(
-                AIMessage(content=m["content"]) if m["role"] == "assistant" else HumanMessage(content=m["content"])
-            )
-        runnable: Any = self._chat
-        if tools:
-            runnable = self._chat.bind_tools(
-                [
-                    {
-                        "type": "function",
-                        "function": {
-                            "name": t["name"],
-                            "description": t.get("description", ""),
-                            "parameters": t["input_schema"],
-                        },
-                    }
-                    for t in tools
-                ]
-            )
+        runnable: Any = self._chat.bind_tools(_function_specs(tools)) if tools else self._chat
         try:
-            result = runnable.invoke(history, max_output_tokens=max_tokens)
+            result = runnable.invoke(_history(system, messages), max_output_tokens=max_tokens)
         except Exception as exc:  # the SDK's error classes vary by transport; classify by status
-            status = _status_of(exc)
-            text = f"{type(exc).__name__}: {exc}"[:500]
-            if status == 429 or "RESOURCE_EXHAUSTED" in text:
-                raise LLMError("rate_limited", f"Gemini rate limit: {text}", status=429) from exc
-            if status is not None and status >= 500:
-                raise LLMError("server_error", f"Gemini answered {status}: {text}", status=status) from exc
-            if "timeout" in text.lower() or "timed out" in text.lower():
-                raise LLMError("timeout", "Gemini did not answer in time.") from exc
-            raise LLMError("bad_response", f"Gemini call failed: {text}", status=status) from exc
-        content = result.content
-        if isinstance(content, list):
-            text_out = "".join(
-                part if isinstance(part, str) else str(part.get("text", ""))
-                for part in content
-                if isinstance(part, str) or part.get("type") == "text"
-            )
-        else:
-            text_out = str(content)
-        calls = [
-            LLMToolCall(
-                id=str(call.get("id") or f"call_{i}"), name=call["name"], arguments=dict(call.get("args") or {})
-            )
-            for i, call in enumerate(getattr(result, "tool_calls", []) or [])
-        ]
+            raise _classify(exc) from exc
         usage = getattr(result, "usage_metadata", None) or {}
         inp, out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
         return LLMResponse(
-            text=text_out,
-            tool_calls=calls,
+            text=_text_of(result.content),
+            tool_calls=_tool_calls(result),
             input_tokens=inp,
             output_tokens=out,
             cost_usd=cost_usd(self.model, inp, out),
             model=self.model,
             latency_ms=round((time.perf_counter() - started) * 1000, 3),
         )
+
+
+def _history(system: str, messages: list[dict[str, str]]) -> list[Any]:
+    """The chat as LangChain messages: the system prompt (if any), then the turns in order."""
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
+    history: list[BaseMessage] = [SystemMessage(content=system)] if system else []
+    for m in messages:
+        history.append(
+            AIMessage(content=m["content"]) if m["role"] == "assistant" else HumanMessage(content=m["content"])
+        )
+    return history
+
+
+def _function_specs(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Our provider-neutral tool specs in the OpenAI function shape ``bind_tools`` accepts."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": t["name"],
+                "description": t.get("description", ""),
+                "parameters": t["input_schema"],
+            },
+        }
+        for t in tools
+    ]
+
+
+def _classify(exc: BaseException) -> LLMError:
+    """The SDK failure as one of our error codes: rate limit, server error, timeout, or bad response."""
+    status = _status_of(exc)
+    text = f"{type(exc).__name__}: {exc}"[:500]
+    if status == 429 or "RESOURCE_EXHAUSTED" in text:
+        return LLMError("rate_limited", f"Gemini rate limit: {text}", status=429)
+    if status is not None and status >= 500:
+        return LLMError("server_error", f"Gemini answered {status}: {text}", status=status)
+    if "timeout" in text.lower() or "timed out" in text.lower():
+        return LLMError("timeout", "Gemini did not answer in time.")
+    return LLMError("bad_response", f"Gemini call failed: {text}", status=status)
+
+
+def _text_of(content: Any) -> str:
+    """The reply's text: a plain string, or the text parts of a multi-part content list."""
+    if isinstance(content, list):
+        return "".join(
+            part if isinstance(part, str) else str(part.get("text", ""))
+            for part in content
+            if isinstance(part, str) or part.get("type") == "text"
+        )
+    return str(content)
+
+
+def _tool_calls(result: Any) -> list[LLMToolCall]:
+    return [
+        LLMToolCall(id=str(call.get("id") or f"call_{i}"), name=call["name"], arguments=dict(call.get("args") or {}))
+        for i, call in enumerate(getattr(result, "tool_calls", []) or [])
+    ]

@@ -1,2 +1,14 @@
-"""The research chat agent: a LangGraph graph (graph.py wires, nodes.py acts, planner.py and
-memory.py hold the deterministic rules, verify.py keeps numbers honest, runner.py runs a turn)."""
+"""The research chat agent, a LangGraph graph laid out like the briefs agent:
+
+- graph.py wires: the routes, the node wrapping and ``GRAPH_NAME`` (no database at import);
+- nodes.py (control) and tool_nodes.py (tools) hold the thin nodes;
+- state.py the state, its reducers and the per-turn input;
+- store.py every database read and write the nodes make;
+- prompts.py what is said to a model;
+- answer.py composes the extractive answer, one composer per tool;
+- rewrite.py the model's rewrite of that answer and the verification every answer passes;
+- guardrails.py the limits checked after each superstep;
+- planner.py and memory.py the deterministic rules; extract.py picks sentences and figures;
+- verify.py keeps numbers honest;
+- extra_tools.py and compare_llm.py are the registry tools only the agent uses.
+"""

@@ -14,34 +14,65 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 
-from research.agent import nodes
-from research.agent.planner import TOOL_NODES
+from core.checkpoint import db_node
+from research.agent import nodes, tool_nodes
+from research.agent.planner import TOOL_NODES, ToolNode
 from research.agent.state import ChatState
 
-GRAPH_NAME = nodes.GRAPH_NAME
+# The graph's one name: the review tasks' ``graph_name`` (what a reviewer's decision resumes,
+# registered in ``research.apps``) and the run name and tag LangSmith shows.
+GRAPH_NAME = "research_chat"
+
+_TOOL_NODE: dict[str, ToolNode] = {name: name for name in TOOL_NODES}
+
+
+def route_plan(state: ChatState) -> list[ToolNode | Literal["final_answer"]]:
+    """The tool nodes of the plan (one superstep, run in parallel) or the final answer."""
+    plan = state.get("plan") or {}
+    tools: list[ToolNode | Literal["final_answer"]] = [_TOOL_NODE[n] for n in plan if n in _TOOL_NODE]
+    return tools or ["final_answer"]
+
+
+def route_guardrail(state: ChatState) -> Literal["planner", "final_answer", "human_review"]:
+    """Where ``guardrail_check`` decided the run goes (its ``status``)."""
+    status = state.get("status")
+    if status == "human_review":
+        return "human_review"
+    if status == "final_answer":
+        return "final_answer"
+    return "planner"
+
+
+def route_answer(state: ChatState) -> Literal["human_review", "deliver"]:
+    return "human_review" if state.get("status") == "human_review" else "deliver"
 
 
 def build_graph(*, checkpointer: Any = None) -> Any:
     builder = StateGraph(ChatState)
-    builder.add_node("memory_resolver", nodes.memory_resolver)
-    builder.add_node("planner", nodes.planner)
+
+    def add(name: str, node: Any) -> None:
+        # Every node touches the database, and parallel tool nodes run on pool threads.
+        builder.add_node(name, db_node(node))
+
+    add("memory_resolver", nodes.memory_resolver)
+    add("planner", nodes.planner)
     for name in TOOL_NODES:
-        builder.add_node(name, getattr(nodes, name))
-    builder.add_node("guardrail_check", nodes.guardrail_check)
-    builder.add_node("final_answer", nodes.final_answer)
-    builder.add_node("human_review", nodes.human_review)
-    builder.add_node("deliver", nodes.deliver)
+        add(name, getattr(tool_nodes, name))
+    add("guardrail_check", nodes.guardrail_check)
+    add("final_answer", nodes.final_answer)
+    add("human_review", nodes.human_review)
+    add("deliver", nodes.deliver)
     builder.add_edge(START, "memory_resolver")
     builder.add_edge("memory_resolver", "planner")
-    builder.add_conditional_edges("planner", nodes.route_plan, [*TOOL_NODES, "final_answer"])
+    builder.add_conditional_edges("planner", route_plan, [*TOOL_NODES, "final_answer"])
     for name in TOOL_NODES:
         builder.add_edge(name, "guardrail_check")
-    builder.add_conditional_edges("guardrail_check", nodes.route_guardrail, ["planner", "final_answer", "human_review"])
-    builder.add_conditional_edges("final_answer", nodes.route_answer, ["human_review", "deliver"])
+    builder.add_conditional_edges("guardrail_check", route_guardrail, ["planner", "final_answer", "human_review"])
+    builder.add_conditional_edges("final_answer", route_answer, ["human_review", "deliver"])
     builder.add_edge("human_review", "deliver")
     builder.add_edge("deliver", END)
     return builder.compile(checkpointer=checkpointer)

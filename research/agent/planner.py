@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 
@@ -180,7 +180,10 @@ def plan_rules(question: str) -> tuple[str, Plan] | None:
 
 
 # Tool nodes and the registry tools they may call (the LLM planner sees the registry names).
-NODE_TOOLS: dict[str, tuple[str, ...]] = {
+ToolNode = Literal[
+    "rag_search", "financial_calculator", "document_comparator", "web_search", "market_data", "portfolio_analyzer"
+]
+NODE_TOOLS: dict[ToolNode, tuple[str, ...]] = {
     "rag_search": ("search_financial_documents",),
     "financial_calculator": ("calculate_financial_metric",),
     "document_comparator": ("document_comparator",),

@@ -12,9 +12,12 @@ holds two kinds of channel:
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from langgraph.types import Overwrite
+
+if TYPE_CHECKING:
+    from core.llm import LLMResponse
 
 
 def remember(window: list[dict[str, Any]], finished: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -58,6 +61,11 @@ class ChatState(TypedDict, total=False):
     answered_by: str
     status: str
     cancelled: bool
+
+
+def llm_usage(reply: LLMResponse) -> dict[str, Any]:
+    """What one model call adds to the turn's added-up channels: tokens, cost and the call count."""
+    return {"tokens": reply.input_tokens + reply.output_tokens, "cost": reply.cost_usd, "llm_calls": 1}
 
 
 CONVERSATION_CHANNELS = frozenset({"user_id", "thread_id", "memory"})

@@ -119,7 +119,7 @@ def chat_turn_run(*, turn_id: int) -> str:
     from django.utils import timezone
 
     from core.checkpoint import checkpointer
-    from research.agent.graph import build_graph
+    from research.agent.graph import GRAPH_NAME, build_graph
     from research.agent.state import turn_input
 
     claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.QUEUED).update(
@@ -138,8 +138,8 @@ def chat_turn_run(*, turn_id: int) -> str:
     )
     config: dict[str, Any] = {
         "configurable": {"thread_id": state["thread_id"]},
-        "run_name": "research_chat",
-        "tags": ["alphadesk", "research_chat"],
+        "run_name": GRAPH_NAME,
+        "tags": ["alphadesk", GRAPH_NAME],
         "metadata": {"turn_id": turn.pk, "conversation_id": str(turn.conversation_id)},
         "recursion_limit": 4 * settings.AGENT_MAX_TOOL_DEPTH + 12,
     }

@@ -1,0 +1,90 @@
+"""The synthesis model's rewrite of the composed answer, and the verification every answer passes.
+
+With a model configured, ``final_answer`` asks it to write the extractive draft as prose citing the
+same claims. A rewrite is kept only if every figure in it verifies; an unverified one is asked for
+once more, and a second failure escalates the turn with the verified extractive draft for the
+reviewer. A failed call or an empty reply keeps the extractive draft. Nothing here touches the
+database except through ``research.agent.store`` (imported when a check runs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.llm import LLMError, LLMProvider, LLMResponse
+from research.agent.answer import Composer
+from research.agent.prompts import WRITER_SYSTEM, writer_request
+from research.agent.state import ChatState, llm_usage
+from research.agent.verify import verify_answer
+
+MAX_DRAFTS = 2  # one regeneration, then escalate
+
+
+@dataclass
+class Rewritten:
+    """What the rewrite left: the template to show, and what it cost and found.
+
+    ``verification`` is set only when ``template`` is a model draft that verified; otherwise the
+    template still has to be checked. ``reply`` is the last model reply (its usage is the step's);
+    ``update`` holds the state channels the calls add to (tokens, cost, calls, events);
+    ``escalation_reason`` says why the turn needs a reviewer when every draft failed."""
+
+    template: str
+    attempts: int = 0
+    reply: LLMResponse | None = None
+    verification: dict[str, Any] = field(default_factory=dict)
+    update: dict[str, Any] = field(default_factory=dict)
+    escalation_reason: str = ""
+
+    def add_event(self, event: str, detail: Any) -> None:
+        self.update.setdefault("events", []).append({"node": "final_answer", "event": event, "detail": detail})
+
+    def add_usage(self, reply: LLMResponse) -> None:
+        for k, v in llm_usage(reply).items():
+            self.update[k] = self.update.get(k, 0) + v
+
+
+def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]:
+    """Verify ``template`` against the composed claims, the tool outputs and the cited chunks."""
+    from research.agent import store
+
+    ids = {int(x["chunk_id"]) for x in c.citations} | {int(x["chunk_id"]) for x in c.claims if x.get("chunk_id")}
+    return verify_answer(
+        template,
+        c.claims,
+        question=state.get("resolved") or state["question"],
+        outputs={r["key"]: r.get("output") for r in state.get("results", [])},
+        chunk_texts=store.chunk_texts(ids),
+        citations=c.citations,
+    )
+
+
+def rewrite_answer(state: ChatState, c: Composer, writer: LLMProvider) -> Rewritten:
+    """Up to :data:`MAX_DRAFTS` model drafts of ``c``'s answer; the first that verifies is kept."""
+    written = Rewritten(template=c.draft)
+    request = writer_request(c.question, c.claims, c.citations, c.draft)
+    last_check: dict[str, Any] = {}
+    for attempt in range(1, MAX_DRAFTS + 1):
+        written.attempts = attempt
+        try:
+            reply = writer.complete(
+                system=WRITER_SYSTEM, messages=[{"role": "user", "content": request}], max_tokens=600
+            )
+        except LLMError as exc:
+            written.add_event("llm_error", exc.code)
+            return written  # keep the extractive draft
+        written.reply = reply
+        written.add_usage(reply)
+        if not reply.text.strip():
+            return written  # nothing written: keep the verified extractive draft
+        last_check = check_answer(state, reply.text, c)
+        if last_check["status"] == "verified":
+            written.template, written.verification = reply.text, last_check
+            return written
+    # Every draft had figures that could not be verified: the reviewer sees the extractive draft.
+    written.escalation_reason = "the written answer had figures that could not be verified: " + "; ".join(
+        last_check["problems"][:3]
+    )
+    written.add_event("unverified_figures", last_check["problems"][:5])
+    return written

@@ -1,0 +1,148 @@
+"""What the chat graph's nodes read from and write to the database: trace steps, the turn's
+outcome, the escalation review task, the acting user, cited chunks and tool calls.
+
+Imported lazily by the nodes (never when the graph is imported). Every write here is safe to
+repeat, because nodes before an ``interrupt()`` run again when a paused run resumes: trace steps
+are appended, the turn is updated (never inserted) and the review task is requested idempotently.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import Sum
+from django.utils import timezone
+
+from core.llm import LLMResponse
+from core.tools import call_tool
+from research.agent.graph import GRAPH_NAME
+from research.agent.state import ChatState
+from research.chat.models import TraceStep, Turn
+from research.chat.selectors import turn_memory
+from research.models import Chunk
+from reviews.services import review_task_request
+
+_JSON_FIELDS = {"inputs", "outputs"}
+
+
+def record_step(state: ChatState, node: str, *, started: float, llm: LLMResponse | None = None, **fields: Any) -> None:
+    """Persist one trace step of the turn (the trace page and the live chat read these rows).
+
+    ``started`` is the node's ``time.perf_counter()`` start; ``llm`` the model reply whose tokens
+    and cost the step carries; ``fields`` are TraceStep columns (inputs/outputs made JSON-safe)."""
+    turn_id = state.get("turn_id")
+    if not turn_id:
+        return
+    if llm is not None:
+        fields = {
+            "input_tokens": llm.input_tokens,
+            "output_tokens": llm.output_tokens,
+            "cost_usd": llm.cost_usd,
+        } | fields
+    seq = TraceStep.objects.filter(turn_id=turn_id).count() + 1
+    TraceStep.objects.create(
+        turn_id=turn_id,
+        seq=seq,
+        node=node,
+        latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        **{k: json.loads(json.dumps(v, default=str)) if k in _JSON_FIELDS else v for k, v in fields.items()},
+    )
+
+
+def cancel_requested(state: ChatState) -> bool:
+    """Whether the analyst asked to cancel this turn (checked between steps)."""
+    turn_id = state.get("turn_id")
+    if not turn_id:
+        return False
+    return Turn.objects.filter(pk=turn_id, cancel_requested=True).exists()
+
+
+def memory_from_turns(turn_id: int) -> list[dict[str, Any]]:
+    """The memory window rebuilt from the Turn rows of the conversation before ``turn_id``."""
+    return turn_memory(turn_id=turn_id, size=settings.AGENT_MEMORY_TURNS)
+
+
+def run_tool(state: ChatState, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Call a registry tool as the turn's user; the outcome as a result row (never raises)."""
+    outcome = call_tool(tool, args, user=get_user_model().objects.get(pk=state["user_id"]))
+    return {
+        "tool": tool,
+        "ok": outcome.ok,
+        "args": args,
+        "output": outcome.as_dict() if outcome.ok else None,
+        "error": outcome.as_dict() if not outcome.ok else None,
+        "latency_ms": outcome.latency_ms,
+    }
+
+
+def chunk_texts(ids: set[int]) -> dict[int, str]:
+    """The text of each cited chunk, by id (what quote claims are checked against)."""
+    return dict(Chunk.objects.filter(pk__in=ids).values_list("pk", "text"))
+
+
+def turn_persist(state: ChatState, *, status: str, finished: bool = True, **extra: Any) -> None:
+    """Write the run's outcome and totals onto the turn (repeatable: an update, not an insert)."""
+    turn = Turn.objects.get(pk=state["turn_id"])
+    totals = TraceStep.objects.filter(turn=turn).aggregate(
+        i=Sum("input_tokens"), o=Sum("output_tokens"), c=Sum("cost_usd")
+    )
+    now = timezone.now()
+    fields: dict[str, Any] = {
+        "status": status,
+        "resolved_question": state.get("resolved", ""),
+        "answer": state.get("answer", ""),
+        "claims": state.get("claims", []),
+        "citations": state.get("citations", []),
+        "figures": state.get("figures", []),
+        "subjects": state.get("subjects", []),
+        "answered_by": state.get("answered_by", "agent"),
+        "plan_path": state.get("plan_path", "") or "none",
+        "llm_calls": state.get("llm_calls", 0),
+        "input_tokens": totals["i"] or 0,
+        "output_tokens": totals["o"] or 0,
+        "cost_usd": totals["c"] or 0.0,
+        "confidence": state.get("confidence"),
+        "verification": state.get("verification", {}),
+        "guardrail_events": state.get("events", []),
+        **extra,
+    }
+    if finished:
+        fields.update(finished_at=now, latency_ms=round((now - turn.created_at).total_seconds() * 1000, 1))
+    Turn.objects.filter(pk=turn.pk).update(**fields)
+
+
+def review_open(state: ChatState, draft: str) -> int:
+    """Open the turn's ``chat_escalation`` review task and mark the turn escalated; the task's id.
+
+    Idempotent on the turn (``request_key``): the node runs again on resume and gets the same task."""
+    turn = Turn.objects.select_related("conversation").get(pk=state["turn_id"])
+    steps = TraceStep.objects.filter(turn=turn).order_by("seq")
+    task = review_task_request(
+        requested_by=turn.conversation.owner,
+        kind="chat_escalation",
+        title=f"Chat: {state['question'][:150]}",
+        graph_name=GRAPH_NAME,
+        thread_id=state["thread_id"],
+        request_key=f"turn-{turn.pk}",
+        subject=turn.conversation,
+        subject_owner=turn.conversation.owner,
+        payload={
+            "question": state["question"],
+            "resolved_question": state.get("resolved", ""),
+            "reason": state.get("escalation_reason", ""),
+            "confidence": round(float(state.get("confidence", 0.0) or 0.0), 3),
+            "conversation": [
+                {"role": role, "content": text}
+                for t in state.get("memory", [])
+                for role, text in (("user", t["question"]), ("assistant", t["answer"][:500]))
+            ],
+            "trace": [{"node": s.node, "tool": s.tool, "latency_ms": s.latency_ms, "note": s.note} for s in steps],
+            "editable": {"answer": draft or "(no draft: the agent found nothing it could verify)"},
+        },
+    )
+    turn_persist(state, status=Turn.Status.ESCALATED, review_task_id=task.pk, finished=False)
+    return int(task.pk)

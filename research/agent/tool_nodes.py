@@ -1,0 +1,146 @@
+"""The tool nodes: each runs its registry tool(s) as the turn's user with the arguments the plan
+gave it, and adds one keyed result (``node:index``) to the shared ``results`` channel.
+
+Nodes of one superstep run in parallel, so they write only channels with reducers (``results``,
+``tool_history``, the LLM totals). Like the other nodes they reach the database only through
+``research.agent.store``, imported inside the node.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+
+from core.llm import LLMResponse
+from research.agent.extract import best_sentence
+from research.agent.state import ChatState, llm_usage
+
+
+# --- helpers ------------------------------------------------------------------------------
+def _plan_args(state: ChatState, node: str) -> dict[str, Any]:
+    """The arguments the plan gave ``node`` (a copy)."""
+    return dict((state.get("plan") or {}).get(node) or {})
+
+
+def _tool_update(
+    state: ChatState,
+    node: str,
+    result: dict[str, Any],
+    started: float,
+    *,
+    llm: LLMResponse | None = None,
+    **step: Any,
+) -> dict[str, Any]:
+    """Key the result (``node:index``), record the step, and add the result to the shared channels."""
+    from research.agent import store
+
+    index = len(state.get("results", []))
+    result = {"node": node, "key": f"{node}:{index}", **result}
+    result.setdefault("confidence", 1.0 if result["ok"] else 0.0)
+    store.record_step(
+        state,
+        node,
+        started=started,
+        llm=llm,
+        tool=result["tool"],
+        inputs=result["args"],
+        outputs=result["output"] if result["ok"] else result["error"],
+        confidence=result["confidence"],
+        **{"note": "" if result["ok"] else str((result["error"] or {}).get("message", ""))[:500], **step},
+    )
+    return {"results": [result], "tool_history": [node]}
+
+
+def rag_search(state: ChatState) -> dict[str, Any]:
+    from research.agent import store
+
+    started = time.perf_counter()
+    args = _plan_args(state, "rag_search")
+    query = args.get("query") or state.get("resolved") or state["question"]
+    call_args = {"query": query, "top_k": settings.AGENT_RAG_TOP_K, "filters": args.get("filters") or {}}
+    result = store.run_tool(state, "search_financial_documents", call_args)
+    if result["ok"]:
+        passages = result["output"]["passages"]
+        picked = best_sentence(query, passages)
+        vector = max((p["retrievers"].get("vector", {}).get("score", 0.0) for p in passages), default=0.0)
+        coverage = picked[2] if picked else 0.0
+        # Keyword coverage of the best sentence and semantic similarity, weighted equally.
+        result["confidence"] = round(0.5 * coverage + 0.5 * max(0.0, vector), 3) if passages else 0.0
+    return _tool_update(state, "rag_search", result, started)
+
+
+def financial_calculator(state: ChatState) -> dict[str, Any]:
+    from research.agent import store
+
+    started = time.perf_counter()
+    expression = _plan_args(state, "financial_calculator").get("expression", "")
+    result = store.run_tool(state, "calculate_financial_metric", {"expression": expression})
+    return _tool_update(state, "financial_calculator", result, started)
+
+
+def document_comparator(state: ChatState) -> dict[str, Any]:
+    from research.agent import store
+
+    started = time.perf_counter()
+    query = _plan_args(state, "document_comparator").get("query", "")
+    result = store.run_tool(state, "document_comparator", {"query": query})
+    # With a model configured the tool makes one LLM call: its tokens and cost count like the others',
+    # and a rejected comparison says why on the step.
+    out = result["output"] or {}
+    usage = out.get("llm_usage") or {}
+    reply = (
+        LLMResponse(
+            text="",
+            input_tokens=usage.get("input_tokens", 0),
+            output_tokens=usage.get("output_tokens", 0),
+            cost_usd=usage.get("cost_usd", 0.0),
+        )
+        if usage
+        else None
+    )
+    step: dict[str, Any] = {}
+    if out.get("fallback_reason"):
+        step["note"] = f"LLM comparison not used (extractive instead): {out['fallback_reason']}"[:500]
+    update = _tool_update(state, "document_comparator", result, started, llm=reply, **step)
+    return update | llm_usage(reply) if reply else update
+
+
+def web_search(state: ChatState) -> dict[str, Any]:
+    from research.agent import store
+
+    started = time.perf_counter()
+    query = _plan_args(state, "web_search").get("query") or state.get("resolved", "")
+    result = store.run_tool(state, "web_search", {"query": query})
+    return _tool_update(state, "web_search", result, started)
+
+
+def market_data(state: ChatState) -> dict[str, Any]:
+    """Up to six market-data calls in one step; it answered if any call did."""
+    from research.agent import store
+
+    started = time.perf_counter()
+    calls = list(_plan_args(state, "market_data").get("calls") or [])
+    outputs: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for call in calls[:6]:
+        tool = call.get("tool", "get_stock_quote")
+        one = store.run_tool(state, tool, {k: v for k, v in call.items() if k != "tool"})
+        (outputs if one["ok"] else errors).append({"tool": tool, **(one["output"] or one["error"] or {})})
+    result = {
+        "tool": ",".join(dict.fromkeys(c.get("tool", "get_stock_quote") for c in calls)) or "get_stock_quote",
+        "ok": bool(outputs),
+        "args": {"calls": calls},
+        "output": {"calls": outputs, "errors": errors} if outputs else None,
+        "error": None if outputs else (errors[0] if errors else {"error": "invalid_input", "message": "No ticker."}),
+    }
+    return _tool_update(state, "market_data", result, started)
+
+
+def portfolio_analyzer(state: ChatState) -> dict[str, Any]:
+    from research.agent import store
+
+    started = time.perf_counter()
+    result = store.run_tool(state, "analyze_portfolio", _plan_args(state, "portfolio_analyzer"))
+    return _tool_update(state, "portfolio_analyzer", result, started)
