@@ -3,17 +3,10 @@ API request, in-process, warm (median and p95 over repeated runs)."""
 
 from __future__ import annotations
 
-import statistics
 import time
 from typing import Any
 
-
-def _percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "median_ms": round(statistics.median(ordered), 2),
-        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
-    }
+from bench._common import median_p95_columns
 
 
 def run() -> list[dict[str, Any]]:
@@ -31,7 +24,7 @@ def run() -> list[dict[str, Any]]:
             started = time.perf_counter()
             check()
             samples.append((time.perf_counter() - started) * 1000)
-        rows.append({"what": name, "n": len(samples), **_percentiles(samples)})
+        rows.append({"what": name, "n": len(samples), **median_p95_columns(samples)})
 
     user, _ = user_ensure(email="bench@alphadesk.local", roles=["analyst"], password=None)
     _, raw = api_token_create(user=user, name="bench")
@@ -42,5 +35,5 @@ def run() -> list[dict[str, Any]]:
         started = time.perf_counter()
         assert client.get("/api/v1/me").status_code == 200
         samples.append((time.perf_counter() - started) * 1000)
-    rows.append({"what": "GET /api/v1/me with a bearer token", "n": len(samples), **_percentiles(samples)})
+    rows.append({"what": "GET /api/v1/me with a bearer token", "n": len(samples), **median_p95_columns(samples)})
     return rows

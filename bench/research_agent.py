@@ -11,6 +11,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -94,78 +95,112 @@ def _ask(user: Any, question: str, conversation_id: Any) -> tuple[Any, float]:
     return Turn.objects.get(pk=turn.pk), (time.perf_counter() - started) * 1000
 
 
-def run() -> list[dict[str, Any]]:
+@dataclass
+class _Turns:
+    """Every measured turn, in the order asked."""
+
+    submit_ms: list[float] = field(default_factory=list)  # client: submit → answer read back
+    server_ms: list[float] = field(default_factory=list)  # the turn's own latency_ms (0.0 when unset)
+    statuses: dict[str, int] = field(default_factory=dict)
+    turn_ids: list[int] = field(default_factory=list)
+
+
+def _set_up() -> Any:
+    """Migrate, load the six MPC minutes as the corpus, and return the analyst who asks."""
     from django.core.management import call_command
-    from django.db.models import Avg, Count
 
     from core.services import user_ensure
-    from research.agent.planner import plan_rules
-    from research.chat.models import TraceStep
 
     call_command("migrate", verbosity=0)
     call_command("load_research_corpus", "--limit", "6", verbosity=0)  # the six MPC minutes
     user, _ = user_ensure(email="bench-chat@alphadesk.local", roles=["analyst"], password=None)
+    return user
 
-    rows: list[dict[str, Any]] = []
+
+def _rules_share_row() -> dict[str, Any]:
+    """How many fixture questions the rule planner handles without an LLM call."""
+    from research.agent.planner import plan_rules
+
     cases = json.loads(QUESTIONS.read_text())
     no_llm = sum(1 for c in cases if plan_rules(c["q"]) is not None)
-    rows.append(
-        {
-            "measure": "turns planned without an LLM (fixture set)",
-            "n": len(cases),
-            "value": f"{no_llm}/{len(cases)} = {no_llm / len(cases):.0%}",
-            "target": "≥ 70 %",
-        }
-    )
+    return {
+        "measure": "turns planned without an LLM (fixture set)",
+        "n": len(cases),
+        "value": f"{no_llm}/{len(cases)} = {no_llm / len(cases):.0%}",
+        "target": "≥ 70 %",
+    }
 
-    worker = _start_worker()
-    try:
-        _ask(user, "What is 1+1?", None)  # warm-up: imports, embedding model, connections
-        _ask(user, "What policy repo rate did the MPC decide at its August 2024 meeting?", None)
-        submit: list[float] = []
-        server: list[float] = []
-        statuses: dict[str, int] = {}
-        turn_ids: list[int] = []
-        for _ in range(ROUNDS):
-            for conversation in CONVERSATIONS:
-                conversation_id = None
-                for question in conversation:
-                    turn, elapsed = _ask(user, question, conversation_id)
-                    conversation_id = turn.conversation_id
-                    submit.append(elapsed)
-                    server.append(turn.latency_ms or 0.0)
-                    statuses[turn.status] = statuses.get(turn.status, 0) + 1
-                    turn_ids.append(turn.pk)
-    finally:
-        worker.terminate()
-        worker.wait(timeout=30)
-    ordered = sorted(submit)
-    rows.append(
+
+def _ask_conversations(user: Any) -> _Turns:
+    """Warm the worker up, then ask every conversation ROUNDS times (follow-ups in the same conversation)."""
+    _ask(user, "What is 1+1?", None)  # warm-up: imports, embedding model, connections
+    _ask(user, "What policy repo rate did the MPC decide at its August 2024 meeting?", None)
+    turns = _Turns()
+    for _ in range(ROUNDS):
+        for conversation in CONVERSATIONS:
+            conversation_id = None
+            for question in conversation:
+                turn, elapsed = _ask(user, question, conversation_id)
+                conversation_id = turn.conversation_id
+                turns.submit_ms.append(elapsed)
+                turns.server_ms.append(turn.latency_ms or 0.0)
+                turns.statuses[turn.status] = turns.statuses.get(turn.status, 0) + 1
+                turns.turn_ids.append(turn.pk)
+    return turns
+
+
+def _latency_rows(turns: _Turns) -> list[dict[str, Any]]:
+    submit = sorted(turns.submit_ms)
+    server = sorted(turns.server_ms)
+    return [
         {
             "measure": "submit → answer via queue, warm worker (client)",
-            "n": len(ordered),
-            "value": f"p50 {_pct(ordered, 0.5)} ms · p95 {_pct(ordered, 0.95)} ms · max {round(ordered[-1], 1)} ms",
+            "n": len(submit),
+            "value": f"p50 {_pct(submit, 0.5)} ms · p95 {_pct(submit, 0.95)} ms · max {round(submit[-1], 1)} ms",
             "target": "p50 ≤ 500 ms, p95 ≤ 1500 ms",
-        }
-    )
-    ordered = sorted(server)
-    rows.append(
+        },
         {
             "measure": "turn created → finished (server)",
-            "n": len(ordered),
-            "value": f"p50 {_pct(ordered, 0.5)} ms · p95 {_pct(ordered, 0.95)} ms",
+            "n": len(server),
+            "value": f"p50 {_pct(server, 0.5)} ms · p95 {_pct(server, 0.95)} ms",
             "target": "",
-        }
-    )
-    rows.append({"measure": "turn outcomes", "n": len(submit), "value": json.dumps(statuses), "target": ""})
+        },
+        {"measure": "turn outcomes", "n": len(turns.submit_ms), "value": json.dumps(turns.statuses), "target": ""},
+    ]
+
+
+def _node_rows(turn_ids: list[int]) -> list[dict[str, Any]]:
+    """Mean time per graph node over the measured turns, slowest first."""
+    from django.db.models import Avg, Count
+
+    from research.chat.models import TraceStep
+
     per_node = (
         TraceStep.objects.filter(turn_id__in=turn_ids).values("node").annotate(n=Count("id"), ms=Avg("latency_ms"))
     )
-    for entry in sorted(per_node, key=lambda e: -e["ms"]):
-        rows.append(
-            {"measure": f"node {entry['node']} (mean)", "n": entry["n"], "value": f"{entry['ms']:.1f} ms", "target": ""}
-        )
+    return [
+        {"measure": f"node {entry['node']} (mean)", "n": entry["n"], "value": f"{entry['ms']:.1f} ms", "target": ""}
+        for entry in sorted(per_node, key=lambda e: -e["ms"])
+    ]
+
+
+def run() -> list[dict[str, Any]]:
+    user = _set_up()
+    rows = [_rules_share_row()]
+    worker = _start_worker()
+    try:
+        turns = _ask_conversations(user)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+    rows += _latency_rows(turns)
+    rows += _node_rows(turns.turn_ids)
     rows.append(
-        {"measure": "mean of all", "n": len(submit), "value": f"{statistics.mean(submit):.1f} ms", "target": ""}
+        {
+            "measure": "mean of all",
+            "n": len(turns.submit_ms),
+            "value": f"{statistics.mean(turns.submit_ms):.1f} ms",
+            "target": "",
+        }
     )
     return rows

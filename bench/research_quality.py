@@ -6,6 +6,7 @@ Skipped when ../shared/data is absent."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
@@ -15,6 +16,9 @@ from typing import Any
 import numpy as np
 
 FIQA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "fiqa" / "test.jsonl"
+DEPTH = 100  # candidates kept per retriever before fusion
+# (RRF k, BM25 weight, BM25 depth, vector depth); the vector weight is always 1.0.
+Fusion = tuple[int, float, int, int]
 
 
 def _metrics(ranked: list[list[int]], relevant: list[set[int]]) -> dict[str, float]:
@@ -33,13 +37,8 @@ def _metrics(ranked: list[list[int]], relevant: list[set[int]]) -> dict[str, flo
     return {"MRR@10": round(mrr / n, 4), "Recall@10": round(recall / n, 4), "nDCG@10": round(ndcg / n, 4)}
 
 
-def run() -> list[dict[str, Any]]:
-    if not FIQA.exists():
-        return [{"what": f"SKIPPED: {FIQA} not found (the shared data set is not on this machine)"}]
-    from research.retrieval.bm25 import build_index
-    from research.retrieval.embeddings import get_embedder
-    from research.retrieval.fusion import rrf
-
+def _fiqa() -> tuple[list[str], list[set[int]], list[str]]:
+    """(distinct answer passages, each question's relevant passage indexes, questions)."""
     rows = [json.loads(line) for line in FIQA.read_text().splitlines() if line.strip()]
     passages: list[str] = []
     index_of: dict[str, int] = {}
@@ -50,39 +49,47 @@ def run() -> list[dict[str, Any]]:
             index_of[answer] = len(passages)
             passages.append(answer)
         relevant.append({index_of[answer]})
-    questions = [row["question"] for row in rows]
+    return passages, relevant, [row["question"] for row in rows]
+
+
+def _embeddings(passages: list[str], questions: list[str]) -> tuple[np.ndarray, np.ndarray, str]:
+    """(passage vectors, question vectors, a note on where they came from), cached under var/."""
+    from django.conf import settings
+
+    from research.retrieval.embeddings import get_embedder
 
     embedder = get_embedder()
     started = time.perf_counter()
     # Embeddings are cached under var/ (keyed by the texts) so re-running the fusion grid is quick.
-    import hashlib
-
-    from django.conf import settings
-
     key = hashlib.sha256("\x00".join([embedder.name, *passages, *questions]).encode()).hexdigest()[:16]
     cache = Path(settings.VAR_DIR) / f"bench-fiqa-{key}.npz"
     if cache.exists():
         saved = np.load(cache)
-        passage_vectors, question_vectors = saved["passages"], saved["questions"]
-        embed_note = "embeddings from cache"
-    else:
-        embedder.embed(["warm up"])
-        passage_vectors = embedder.embed(passages)
-        question_vectors = embedder.embed(questions)
-        np.savez(cache, passages=passage_vectors, questions=question_vectors)
-        embed_note = f"embedding {len(passages) + len(questions)} texts took {time.perf_counter() - started:.1f} s"
+        return saved["passages"], saved["questions"], "embeddings from cache"
+    embedder.embed(["warm up"])
+    passage_vectors = embedder.embed(passages)
+    question_vectors = embedder.embed(questions)
+    np.savez(cache, passages=passage_vectors, questions=question_vectors)
+    note = f"embedding {len(passages) + len(questions)} texts took {time.perf_counter() - started:.1f} s"
+    return passage_vectors, question_vectors, note
+
+
+def _bm25_lists(passages: list[str], questions: list[str]) -> list[list[int]]:
+    from research.retrieval.bm25 import build_index
+
     bm25 = build_index([(i, 0, text) for i, text in enumerate(passages)])
+    return [[cid for cid, _ in bm25.top(q, DEPTH)] for q in questions]
 
-    depth = 100
-    bm25_lists = [[cid for cid, _ in bm25.top(q, depth)] for q in questions]
+
+def _vector_lists(passage_vectors: np.ndarray, question_vectors: np.ndarray) -> list[list[int]]:
+    """Exact cosine top-DEPTH per question (the vectors are normalised, so a dot product)."""
     sims = question_vectors @ passage_vectors.T
-    vector_lists = [list(np.argsort(-row, kind="stable")[:depth]) for row in sims]
-    vector_lists = [[int(i) for i in lst] for lst in vector_lists]
+    vector_lists = [list(np.argsort(-row, kind="stable")[:DEPTH]) for row in sims]
+    return [[int(i) for i in lst] for lst in vector_lists]
 
-    out: list[dict[str, Any]] = [
-        {"retriever": "BM25 (BM25Okapi-exact)", **_metrics(bm25_lists, relevant)},
-        {"retriever": "vector (MiniLM, exact cosine)", **_metrics(vector_lists, relevant)},
-    ]
+
+def _fusion_grid() -> tuple[Fusion, list[Fusion]]:
+    """(the shipped fusion settings, every setting to try)."""
     from django.conf import settings
 
     shipped = (
@@ -95,6 +102,16 @@ def run() -> list[dict[str, Any]]:
     grid = [shipped, (60, 1.0, 50, 50), (60, 1.0, 20, 20), (20, 1.0, 50, 50), (60, 0.5, 50, 50)]
     grid += [(60, w, bd, 50) for w in (0.3, 0.2, 0.1) for bd in (50, 10)]
     grid += [(k, w, bd, 50) for k in (2, 5, 10, 30) for w in (0.2, 0.3, 0.5) for bd in (5, 10)]
+    return shipped, grid
+
+
+def _fusion_rows(
+    bm25_lists: list[list[int]], vector_lists: list[list[int]], relevant: list[set[int]]
+) -> list[dict[str, Any]]:
+    from research.retrieval.fusion import rrf
+
+    shipped, grid = _fusion_grid()
+    out: list[dict[str, Any]] = []
     for k, w_bm25, bm25_depth, cand in grid:
         weights = {"bm25": w_bm25, "vector": 1.0}
         fused = [
@@ -102,9 +119,25 @@ def run() -> list[dict[str, Any]]:
             for b, v in zip(bm25_lists, vector_lists, strict=True)
         ]
         label = f"hybrid RRF k={k} w_bm25={w_bm25} w_vec=1.0 depth bm25={bm25_depth} vector={cand}"
+        # Label the shipped settings once, even if a grid point repeats them.
         if (k, w_bm25, bm25_depth, cand) == shipped and not any("shipped" in r["retriever"] for r in out):
             label += " (shipped settings)"
         out.append({"retriever": label, **_metrics(fused, relevant)})
+    return out
+
+
+def run() -> list[dict[str, Any]]:
+    if not FIQA.exists():
+        return [{"what": f"SKIPPED: {FIQA} not found (the shared data set is not on this machine)"}]
+    passages, relevant, questions = _fiqa()
+    passage_vectors, question_vectors, embed_note = _embeddings(passages, questions)
+    bm25_lists = _bm25_lists(passages, questions)
+    vector_lists = _vector_lists(passage_vectors, question_vectors)
+    out: list[dict[str, Any]] = [
+        {"retriever": "BM25 (BM25Okapi-exact)", **_metrics(bm25_lists, relevant)},
+        {"retriever": "vector (MiniLM, exact cosine)", **_metrics(vector_lists, relevant)},
+    ]
+    out += _fusion_rows(bm25_lists, vector_lists, relevant)
     for row in out:
         row["queries"] = len(questions)
         row["passages"] = len(passages)

@@ -23,12 +23,14 @@ import hashlib
 import json
 import os
 import random
-import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from bench._common import median_p95
 
 ROOT = Path(__file__).resolve().parents[1]
 FIQA = ROOT.parent / "shared" / "data" / "fiqa" / "test.jsonl"
@@ -40,11 +42,8 @@ _TIMINGS: dict[str, float] = {}
 
 
 def _pct(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "p50_ms": round(statistics.median(ordered), 2),
-        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
-    }
+    median, p95 = median_p95(samples)
+    return {"p50_ms": median, "p95_ms": p95}
 
 
 CORPUS_DIR_NAME = "research_speed"
@@ -194,60 +193,92 @@ def _timed(fn: Any, items: list[Any]) -> dict[str, Any]:
     return {"n": len(samples), **_pct(samples)}
 
 
-def _latency_rows(owner: Any) -> list[dict[str, Any]]:
-    from django.conf import settings
-    from django.test import override_settings
+@dataclass(frozen=True)
+class _Queries:
+    """The queries every latency row runs, and their vectors from the configured embedder."""
 
-    from research.models import Chunk, Document
-    from research.retrieval.bm25 import process_index
-    from research.retrieval.embeddings import MiniLMEmbedder, get_embedder
-    from research.retrieval.fusion import rrf
-    from research.retrieval.search import allowed_document_ids, hybrid_search, query_vector, vector_top
+    texts: list[str]
+    vectors: np.ndarray
+    source: str  # what the queries are, for the row labels
+    from_fiqa: bool  # FiQA questions (unlike the corpus) rather than held-out RBI sentences
 
-    rows: list[dict[str, Any]] = []
-    texts, held_out = corpus_texts()
-    vectors = corpus_vectors(texts)
-    n = len(texts)
-    if "embed_corpus_s" in _TIMINGS:
-        done = int(_TIMINGS["embedded_n"])
-        rows.append({"what": "embed corpus passages not cached yet (cached as .npy for reruns)", "n": done,
-                     "value": f"{done / _TIMINGS['embed_corpus_s']:.0f} passages/s"})  # fmt: skip
-    tag = (
+
+def _embed_corpus_rows() -> list[dict[str, Any]]:
+    """The embedding throughput row, when this run had to embed passages the cache lacked."""
+    if "embed_corpus_s" not in _TIMINGS:
+        return []
+    done = int(_TIMINGS["embedded_n"])
+    return [{"what": "embed corpus passages not cached yet (cached as .npy for reruns)", "n": done,
+             "value": f"{done / _TIMINGS['embed_corpus_s']:.0f} passages/s"}]  # fmt: skip
+
+
+def _corpus_tag(vectors: np.ndarray) -> str:
+    """Names a stored corpus by its vectors and HNSW parameters, so a matching one is reused."""
+    return (
         "bench3-"
         + hashlib.sha256(vectors.tobytes()).hexdigest()[:12]
         + "-"
         + "-".join(map(str, _hnsw_params().values()))
     )
-    if not Document.objects.filter(owner=owner, content_hash=f"{tag}-0").exists():
-        started = time.perf_counter()
-        _build_corpus(owner, texts, vectors, tag)
-        params = _hnsw_params()
-        what = (
-            f"build {n:,}-chunk corpus (COPY + HNSW index m={params['m']}, ef_construction={params['ef_construction']})"
-        )
-        rows.append({"what": what, "n": 1, "p50_ms": round((time.perf_counter() - started) * 1000)})
-        rows.append({"what": "  of which HNSW index build", "n": 1, "p50_ms": round(_TIMINGS["hnsw_build_s"] * 1000)})
-    ids = np.asarray(Chunk.objects.filter(document__owner=owner).order_by("id").values_list("id", flat=True))
-    assert len(ids) == n
+
+
+def _corpus_build_rows(owner: Any, texts: list[str], vectors: np.ndarray) -> list[dict[str, Any]]:
+    """Build the corpus unless this very one is stored already; the build's rows if it ran."""
+    from research.models import Document
+
+    n = len(texts)
+    tag = _corpus_tag(vectors)
+    if Document.objects.filter(owner=owner, content_hash=f"{tag}-0").exists():
+        return []
+    started = time.perf_counter()
+    _build_corpus(owner, texts, vectors, tag)
+    params = _hnsw_params()
+    what = f"build {n:,}-chunk corpus (COPY + HNSW index m={params['m']}, ef_construction={params['ef_construction']})"
+    return [
+        {"what": what, "n": 1, "p50_ms": round((time.perf_counter() - started) * 1000)},
+        {"what": "  of which HNSW index build", "n": 1, "p50_ms": round(_TIMINGS["hnsw_build_s"] * 1000)},
+    ]
+
+
+def _bm25_cold_row(n: int) -> dict[str, Any]:
+    from research.retrieval.bm25 import process_index
 
     process_index.reset()
     started = time.perf_counter()
     process_index.get()
     what = f"BM25 cold build in a fresh process ({n:,} chunks, from Postgres)"
-    rows.append({"what": what, "n": 1, "p50_ms": round((time.perf_counter() - started) * 1000)})
+    return {"what": what, "n": 1, "p50_ms": round((time.perf_counter() - started) * 1000)}
 
+
+def _queries(held_out: list[str], embedder: Any) -> _Queries:
+    """FiQA questions when the shared data is present, else the held-out RBI sentences."""
     fiqa = _fiqa_questions()
-    queries = fiqa or held_out
-    embedder = get_embedder()
-    query_vectors = embedder.embed(queries)
-    allowed = allowed_document_ids(user=owner, filters=None)
-    ef = settings.RESEARCH_HNSW_EF_SEARCH
+    texts = fiqa or held_out
     source = "FiQA questions" if fiqa else "held-out RBI sentences"
+    return _Queries(texts=texts, vectors=embedder.embed(texts), source=source, from_fiqa=bool(fiqa))
 
-    rows.append({"what": f"BM25 top-10 (incl. corpus-version check, filter mask); {source}",
-                 **_timed(lambda q: process_index.get().top(q, 10, allowed), queries)})  # fmt: skip
-    rows.append({"what": f"vector top-50 via HNSW (ef_search={ef}, iterative scan, doc filter)",
-                 **_timed(lambda qv: vector_top(qv, 50, allowed), list(query_vectors))})  # fmt: skip
+
+def _search_step_rows(queries: _Queries, allowed: Any) -> list[dict[str, Any]]:
+    """BM25 and HNSW alone, each on its precomputed input."""
+    from django.conf import settings
+
+    from research.retrieval.bm25 import process_index
+    from research.retrieval.search import vector_top
+
+    ef = settings.RESEARCH_HNSW_EF_SEARCH
+    return [
+        {"what": f"BM25 top-10 (incl. corpus-version check, filter mask); {queries.source}",
+         **_timed(lambda q: process_index.get().top(q, 10, allowed), queries.texts)},
+        {"what": f"vector top-50 via HNSW (ef_search={ef}, iterative scan, doc filter)",
+         **_timed(lambda qv: vector_top(qv, 50, allowed), list(queries.vectors))},
+    ]  # fmt: skip
+
+
+def _query_embedding_rows(embedder: Any, queries: _Queries) -> list[dict[str, Any]]:
+    """One uncached query embedding, by the configured embedder and by torch."""
+    from research.retrieval.embeddings import MiniLMEmbedder
+
+    rows = []
     torch_embedder = MiniLMEmbedder()
     for label, emb in (
         (type(embedder).__name__ + " (configured)", embedder),
@@ -255,13 +286,24 @@ def _latency_rows(owner: Any) -> list[dict[str, Any]]:
     ):
         emb.embed(["warm up"])
         rows.append({"what": f"query embedding alone, 1 query, uncached: {label}",
-                     **_timed(lambda q, e=emb: e.embed([q]), queries)})  # fmt: skip
+                     **_timed(lambda q, e=emb: e.embed([q]), queries.texts)})  # fmt: skip
+    return rows
 
+
+def _hybrid_rows(owner: Any, queries: _Queries) -> list[dict[str, Any]]:
+    """hybrid_search end to end (query embedding uncached, then cached), and the retrieval without it."""
+    from django.conf import settings
+
+    from research.retrieval.bm25 import process_index
+    from research.retrieval.fusion import rrf
+    from research.retrieval.search import allowed_document_ids, hybrid_search, query_vector, vector_top
+
+    rows = []
     query_vector.cache_clear()  # every query below is embedded: the uncached latency
     rows.append({"what": "HYBRID top-10 end to end, uncached (filters, embed query, BM25, HNSW, RRF)",
-                 **_timed(lambda q: hybrid_search(user=owner, query=q, top_k=10), queries)})  # fmt: skip
+                 **_timed(lambda q: hybrid_search(user=owner, query=q, top_k=10), queries.texts)})  # fmt: skip
     rows.append({"what": "HYBRID top-10 end to end, same queries again (query-embedding cache hit)",
-                 **_timed(lambda q: hybrid_search(user=owner, query=q, top_k=10), queries)})  # fmt: skip
+                 **_timed(lambda q: hybrid_search(user=owner, query=q, top_k=10), queries.texts)})  # fmt: skip
 
     def retrieval_only(pair: tuple[str, np.ndarray]) -> None:
         q, qv = pair
@@ -272,13 +314,25 @@ def _latency_rows(owner: Any) -> list[dict[str, Any]]:
             k=settings.RESEARCH_RRF_K, weights=settings.RESEARCH_RRF_WEIGHTS)  # fmt: skip
 
     rows.append({"what": "HYBRID retrieval without the query embedding",
-                 **_timed(retrieval_only, list(zip(queries, query_vectors, strict=True)))})  # fmt: skip
+                 **_timed(retrieval_only, list(zip(queries.texts, queries.vectors, strict=True)))})  # fmt: skip
+    return rows
 
-    # HNSW recall@10 against exact cosine search (numpy) over the very same vectors, for queries
-    # like the corpus (sentences of held-out RBI paragraphs) and unlike it (FiQA questions).
+
+def _recall_rows(
+    vectors: np.ndarray, ids: np.ndarray, held_out: list[str], queries: _Queries, embedder: Any, allowed: Any
+) -> list[dict[str, Any]]:
+    """HNSW recall@10 against exact cosine search (numpy) over the very same vectors, for queries
+    like the corpus (sentences of held-out RBI paragraphs) and unlike it (FiQA questions)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    from research.retrieval.search import vector_top
+
+    ef = settings.RESEARCH_HNSW_EF_SEARCH
+    rows: list[dict[str, Any]] = []
     sets = [("held-out RBI sentences", embedder.embed(held_out[:100]))]
-    if fiqa:
-        sets.append(("FiQA questions", query_vectors[:100]))
+    if queries.from_fiqa:
+        sets.append(("FiQA questions", queries.vectors[:100]))
     for label, qvs in sets:
         exact = [{int(i) for i in ids[np.argsort(-(vectors @ qv))[:10]]} for qv in qvs]
         for ef_search in sorted({40, 100, 200, ef}):
@@ -292,19 +346,44 @@ def _latency_rows(owner: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _ingestion_rows(owner: Any) -> list[dict[str, Any]]:
-    from django.conf import settings
+def _latency_rows(owner: Any) -> list[dict[str, Any]]:
+    from research.models import Chunk
+    from research.retrieval.embeddings import get_embedder
+    from research.retrieval.search import allowed_document_ids
 
-    from research.models import Chunk, Document
-    from research.retrieval.embeddings import MiniLMEmbedder, get_embedder
-    from research.services import UploadFile, document_ingest, document_upload
+    texts, held_out = corpus_texts()
+    vectors = corpus_vectors(texts)
+    rows = _embed_corpus_rows() + _corpus_build_rows(owner, texts, vectors)
+    ids = np.asarray(Chunk.objects.filter(document__owner=owner).order_by("id").values_list("id", flat=True))
+    assert len(ids) == len(texts)
+    rows.append(_bm25_cold_row(len(texts)))
+    embedder = get_embedder()  # one instance for every row below (get_embedder makes a new one per call)
+    queries = _queries(held_out, embedder)
+    allowed = allowed_document_ids(user=owner, filters=None)
+    rows += _search_step_rows(queries, allowed)
+    rows += _query_embedding_rows(embedder, queries)
+    rows += _hybrid_rows(owner, queries)
+    rows += _recall_rows(vectors, ids, held_out, queries, embedder, allowed)
+    return rows
 
-    embedder = get_embedder()
-    embedder.embed(["warm up the model before timing"])
+
+def _ingest_files() -> list[Any]:
+    """The shipped MPC minutes PDFs and 40 pages of the annual report, as uploads."""
+    from research.services import UploadFile
+
     pdfs = sorted((ROOT / "data/rbi/mpc-minutes").glob("*.pdf"))
     report = (ROOT / "data/rbi/annual-report-2023-24/rbi-annual-report-2023-24.txt").read_text().split("\f")
     files = [UploadFile(name=p.name, data=p.read_bytes()) for p in pdfs]
     files.append(UploadFile(name="ar-excerpt.txt", data="\f".join(report[40:80]).encode()))
+    return files
+
+
+def _ingest(owner: Any, files: list[Any]) -> tuple[list[list[str]], int, float]:
+    """Upload and ingest ``files``, timed; returns (each document's stored chunk texts, chunks, seconds).
+    The documents are deleted again once their chunk texts are read."""
+    from research.models import Chunk, Document
+    from research.services import document_ingest, document_upload
+
     Document.objects.filter(owner=owner, doc_type="ingest-bench").delete()
     # Upload with no worker running (the queued tasks are no-ops later) and ingest here, timed.
     result = document_upload(user=owner, files=files, doc_type="ingest-bench")
@@ -313,32 +392,29 @@ def _ingestion_rows(owner: Any) -> list[dict[str, Any]]:
     for document in result.created:
         chunks += document_ingest(document_id=document.pk).chunk_count
     ingest_s = time.perf_counter() - started
-
-    # The model alone on exactly the chunks that were stored, document by document, in the
-    # pipeline's own steps: the only difference left is everything that is not the model.
     per_document = [
         list(Chunk.objects.filter(document=d).order_by("ordinal").values_list("text", flat=True))
         for d in result.created
     ]
     Document.objects.filter(owner=owner, doc_type="ingest-bench").delete()
-    step = settings.RESEARCH_EMBED_PROGRESS_STEP
+    return per_document, chunks, ingest_s
 
-    def model_seconds(model: Any) -> float:
-        began = time.perf_counter()
-        for texts in per_document:
-            for i in range(0, len(texts), step):
-                model.embed(texts[i : i + step])
-        return time.perf_counter() - began
 
-    model_s = model_seconds(embedder)
-    torch_embedder = MiniLMEmbedder()
-    torch_embedder.embed(["warm up the model before timing"])
-    torch_s = model_seconds(torch_embedder) if type(embedder) is not MiniLMEmbedder else model_s
-    n = sum(len(t) for t in per_document)
-    assert n == chunks
+def _model_seconds(model: Any, per_document: list[list[str]], step: int) -> float:
+    """Seconds for ``model`` to embed the texts document by document, ``step`` at a time (as the pipeline does)."""
+    began = time.perf_counter()
+    for texts in per_document:
+        for i in range(0, len(texts), step):
+            model.embed(texts[i : i + step])
+    return time.perf_counter() - began
+
+
+def _ingestion_summary(
+    embedder_name: str, files: int, chunks: int, ingest_s: float, n: int, model_s: float, torch_s: float
+) -> list[dict[str, Any]]:
     return [
         {
-            "what": f"ingestion end to end ({type(embedder).__name__}): {len(files)} files, {chunks} chunks",
+            "what": f"ingestion end to end ({embedder_name}): {files} files, {chunks} chunks",
             "n": chunks,
             "value": f"{chunks / ingest_s:.1f} chunks/s ({ingest_s:.1f} s)",
         },
@@ -358,6 +434,27 @@ def _ingestion_rows(owner: Any) -> list[dict[str, Any]]:
             "value": f"{n / torch_s:.1f} chunks/s ({torch_s:.1f} s)",
         },
     ]
+
+
+def _ingestion_rows(owner: Any) -> list[dict[str, Any]]:
+    from django.conf import settings
+
+    from research.retrieval.embeddings import MiniLMEmbedder, get_embedder
+
+    embedder = get_embedder()
+    embedder.embed(["warm up the model before timing"])
+    files = _ingest_files()
+    per_document, chunks, ingest_s = _ingest(owner, files)
+    # The model alone on exactly the chunks that were stored, document by document, in the
+    # pipeline's own steps: the only difference left is everything that is not the model.
+    step = settings.RESEARCH_EMBED_PROGRESS_STEP
+    model_s = _model_seconds(embedder, per_document, step)
+    torch_embedder = MiniLMEmbedder()
+    torch_embedder.embed(["warm up the model before timing"])
+    torch_s = _model_seconds(torch_embedder, per_document, step) if type(embedder) is not MiniLMEmbedder else model_s
+    n = sum(len(t) for t in per_document)
+    assert n == chunks
+    return _ingestion_summary(type(embedder).__name__, len(files), chunks, ingest_s, n, model_s, torch_s)
 
 
 def run() -> list[dict[str, Any]]:
