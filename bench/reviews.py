@@ -34,12 +34,12 @@ def run() -> list[dict[str, Any]]:
     from django.core.management import call_command
     from django.test import Client
 
+    from core.audit import audit_chain_breaks, audit_record
+    from core.models import AuditEvent
     from core.services import user_ensure
-    from reviews.models import AuditEvent, ReviewTask
+    from reviews.models import ReviewTask
     from reviews.probe_graph import GRAPH_NAME, probe_run_start, probe_run_state
     from reviews.services import (
-        audit_chain_breaks,
-        audit_record,
         review_task_decide,
         review_task_request,
         review_task_resume_run,

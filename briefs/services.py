@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from briefs.claims import BriefDraft, Claim, format_value, render_html, render_text, to_markup
 from briefs.models import Brief, BriefDelivery, BriefRun
+from core.audit import audit_record
 from core.roles import ADMIN, ANALYST, has_role
 from portfolios.models import Watchlist
-from reviews.services import audit_record, review_task_request
+from reviews.services import review_task_request
 
 logger = logging.getLogger(__name__)
 GRAPH_NAME = "morning_brief"

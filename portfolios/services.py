@@ -17,11 +17,11 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest
 
+from core.audit import audit_record
 from core.roles import can_access
 from core.tools import ToolFailure
 from portfolios import analytics, market, tickers
 from portfolios.models import Holding, Portfolio, Watchlist
-from reviews.services import audit_record
 
 
 def _require_owner_area(user: Any) -> None:

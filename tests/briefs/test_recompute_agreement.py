@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from portfolios import recompute
-from portfolios import metrics
+from portfolios import metrics, recompute
 
 BARS = Path(__file__).resolve().parents[2] / "data" / "market" / "bars"
 SERIES = sorted(BARS.glob("*.csv"))

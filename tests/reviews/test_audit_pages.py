@@ -12,9 +12,10 @@ from django.template import Context, Template
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from reviews.models import AuditEvent
+from core.audit import audit_record
+from core.models import AuditEvent
 from reviews.selectors import audit_event_list
-from reviews.services import audit_record, review_task_decide
+from reviews.services import review_task_decide
 
 pytestmark = pytest.mark.django_db
 
