@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from research.agent.verify import verify_answer
 from core.llm import complete_checked, fence, json_object
+from research.agent.verify import verify_answer
 
 SYSTEM = (
     "You compare two central-bank documents or meetings for professional analysts.\n"

@@ -9,11 +9,11 @@ from typing import Any
 from django.conf import settings
 from pydantic import BaseModel, Field
 
+from core.llm import get_llm
 from core.roles import can_access
 from core.tools import ToolFailure, call_tool, tool
 from research.agent.extract import FIGURE_RE, best_sentence
 from research.agent.memory import MEETING_RE
-from core.llm import get_llm
 
 
 class CompareIn(BaseModel):

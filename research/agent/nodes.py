@@ -15,12 +15,12 @@ from django.conf import settings
 from langgraph.types import Overwrite
 
 from core.checkpoint import db_node
+from core.llm import LLMError, LLMResponse, get_llm
 from research.agent import memory as memory_rules
 from research.agent.extract import best_sentence, first_figure, keywords
 from research.agent.planner import NODE_TOOLS, Plan, plan_from_tool_calls, plan_rules
 from research.agent.state import ChatState
 from research.agent.verify import CLAIM_REF, fmt, render_text, verify_answer
-from core.llm import LLMError, LLMResponse, get_llm
 
 GRAPH_NAME = "research_chat"
 PLANNER_SYSTEM = (
