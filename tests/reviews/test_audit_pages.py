@@ -119,7 +119,7 @@ def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any, an
 def test_nav_badge_costs_one_count_query_for_reviewers(
     make_task: Any, reviewer: Any, analyst: Any, django_assert_num_queries: Any
 ) -> None:
-    from core.context_processors import navigation
+    from reviews.context_processors import navigation
 
     make_task()
     make_task()
