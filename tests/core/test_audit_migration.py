@@ -40,7 +40,7 @@ def _append_rows_as_the_old_code_did(actor: Any, count: int) -> list[str]:
         prev_hash = last[0] if last else GENESIS_HASH
         base = datetime.now(UTC).replace(microsecond=123456)
         for i in range(count):
-            content = {
+            content: dict[str, Any] = {
                 "created_at": (base + timedelta(seconds=i)).isoformat(),
                 "actor_id": actor.pk if i % 2 else None,
                 "actor_label": actor.get_username() if i % 2 else "",
