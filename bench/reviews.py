@@ -137,7 +137,7 @@ def _inbox_rows(client: Client, pending: int) -> list[dict[str, Any]]:
 
 
 def _append_row(analyst: Any) -> dict[str, Any]:
-    from reviews.services import audit_record
+    from core.audit import audit_record
 
     append_ms = [_time(lambda: audit_record(actor=analyst, action="bench.append")) for _ in range(N_AUDIT)]
     return {"what": "audit_record append (advisory lock + hash)", **_stats(append_ms)}
@@ -154,7 +154,7 @@ def _throughput_row(what: str, seconds: float, total: int) -> dict[str, Any]:
 
 
 def _verify_row(total: int) -> dict[str, Any]:
-    from reviews.services import audit_chain_breaks
+    from core.audit import audit_chain_breaks
 
     started = time.perf_counter()
     breaks = list(audit_chain_breaks())
@@ -171,7 +171,7 @@ def _export_row(client: Client, total: int) -> dict[str, Any]:
 
 
 def run() -> list[dict[str, Any]]:
-    from reviews.models import AuditEvent
+    from core.models import AuditEvent
 
     analyst, reviewer = _users()
     tasks, request_row = _request_tasks(analyst)

@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from briefs.agent.graph import build_graph
 from briefs.models import BriefRun
+from core.audit import audit_record
 from core.checkpoint import checkpointer
-from reviews.services import audit_record
 
 
 def brief_run_execute(*, run_id: int) -> str:

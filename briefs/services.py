@@ -23,10 +23,11 @@ from django.utils import timezone
 from briefs.agent.state import GRAPH_NAME
 from briefs.claims import BriefDraft, Claim, format_value, render_html, render_text, to_markup
 from briefs.models import Brief, BriefDelivery, BriefRun
+from core.audit import audit_record
 from core.roles import ADMIN, ANALYST, has_role
 from portfolios.models import Watchlist
 from reviews.models import ReviewTask
-from reviews.services import audit_record, review_task_request
+from reviews.services import review_task_request
 
 logger = logging.getLogger(__name__)
 RUN_EXECUTE_TASK = "briefs.tasks.brief_run_execute"  # the Celery task that calls briefs.runs.brief_run_execute

@@ -25,10 +25,5 @@ def navigation(request: HttpRequest) -> dict[str, Any]:
         for key, label, url_name in NAV
         if can_access(user, key)
     ]
-    context = {"nav_items": items, "user_roles": user_roles(user), "show_admin": can_access(user, "admin")}
-    # --- reviews: pending count for the nav badge (one COUNT, only for reviewers/admins) ---
-    if can_access(user, "reviews"):
-        from reviews.selectors import review_pending_count
-
-        context["reviews_pending_count"] = review_pending_count(user=user)
-    return context
+    # Each app adds its own badge (e.g. reviews.context_processors.navigation): core knows no app above it.
+    return {"nav_items": items, "user_roles": user_roles(user), "show_admin": can_access(user, "admin")}

@@ -51,9 +51,11 @@ def check_redis() -> dict[str, Any]:
 
 
 def check_celery() -> dict[str, Any]:
-    from config.celery import app
+    # The project's Celery app (config/celery.py) makes itself the default app when Django starts
+    # (Celery's Django fix-up), so current_app is it in every thread, without core importing config.
+    from celery import current_app
 
-    replies = app.control.ping(timeout=settings.HEALTH_CELERY_PING_TIMEOUT) or []
+    replies = current_app.control.ping(timeout=settings.HEALTH_CELERY_PING_TIMEOUT) or []
     workers = sorted(name for reply in replies for name in reply)
     if not workers:
         return {"status": "down", "workers": [], "error": "no Celery worker answered the ping"}

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from core.audit import audit_record
 from core.models import API_SCOPES, ApiToken
 from core.roles import ADMIN, ROLES, has_role
-from reviews.services import audit_record
 
 TOKEN_PREFIX = "adk"  # noqa: S105  (a public marker, not a secret)
 _VALID_SCOPES = {key for key, _ in API_SCOPES}

@@ -7,7 +7,7 @@ from django.contrib.auth.signals import user_logged_in, user_logged_out, user_lo
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from reviews.services import audit_record
+from core.audit import audit_record
 
 
 @receiver(user_logged_in)

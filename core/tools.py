@@ -4,7 +4,9 @@ A tool is a typed function ``fn(params: InputModel, *, user) -> OutputModel`` re
 :func:`tool`. Its docstring is its description; the pydantic models give the JSON schemas.
 Callers never call the function directly: :func:`call_tool` validates the arguments, runs the
 tool as ``user``, times it, and turns every failure into a structured :class:`ToolError` —
-a tool never raises to its caller.
+a tool never raises to its caller. This is the adapter between the domain and the agents/MCP: an
+:class:`core.exceptions.ApplicationError` raised anywhere below a tool becomes its ``ToolError``
+(same code, same message, same details).
 
 Tools live in ``<app>/tools.py`` and are discovered on first use of the registry.
 """
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.exceptions import ApplicationError
 
 logger = logging.getLogger(__name__)
 
@@ -36,12 +40,10 @@ class ToolError(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
-class ToolFailure(Exception):
-    """Raise inside a tool to return a structured :class:`ToolError` to the caller."""
-
-    def __init__(self, error: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.tool_error = ToolError(error=error, message=message, details=details)
+class ToolFailure(ApplicationError):
+    """Raise inside a tool (``<app>/tools.py``) to return a structured :class:`ToolError` to the
+    caller: ``ToolFailure(code, message, **details)``. Domain code below the tools raises
+    :class:`ApplicationError` itself; :func:`call_tool` treats both alike."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def call_tool(name: str, arguments: dict[str, Any] | None, *, user: Any) -> Tool
         return outcome(error=ToolError(error="invalid_input", message=_validation_message(exc)))
     try:
         result = spec.fn(params, user=user)
-    except ToolFailure as failure:
+    except ApplicationError as failure:
         return outcome(error=failure.tool_error)
     except Exception:
         logger.exception("tool %s failed", name)

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import close_old_connections
 from django.http import Http404
 
-from reviews.services import audit_record
+from core.audit import audit_record
 
 URI_TEMPLATE = "alphadesk://briefs/watchlist/{watchlist_id}/latest"
 _URI = re.compile(r"^alphadesk://briefs/watchlist/(\d+)/latest$")

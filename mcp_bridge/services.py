@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import close_old_connections
 
+from core.audit import audit_record
 from core.tools import ToolError, ToolOutcome, call_tool, mcp_whitelist
-from reviews.services import audit_record
 
 
 def arguments_digest(arguments: dict[str, Any]) -> str:

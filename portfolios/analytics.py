@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from core.tools import ToolFailure
+from core.exceptions import ApplicationError
 from portfolios import metrics, tickers
 from portfolios.market import Series
 
@@ -33,11 +33,11 @@ class CleanHoldings:
 def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_holdings: int) -> CleanHoldings:
     """Validate ``(ticker, weight | None)`` pairs. Omitted weights (all None) mean equal weights;
     weights must be finite, non-negative and sum to 1 within 1e-6, or — with ``normalise`` — are
-    scaled to sum to 1 with an explicit notice. Raises ``ToolFailure("invalid_input", ...)``."""
+    scaled to sum to 1 with an explicit notice. Raises ``ApplicationError("invalid_input", ...)``."""
     if not items:
-        raise ToolFailure("invalid_input", "Give at least one ticker.")
+        raise ApplicationError("invalid_input", "Give at least one ticker.")
     if len(items) > max_holdings:
-        raise ToolFailure(
+        raise ApplicationError(
             "invalid_input", f"{len(items)} tickers is more than the {max_holdings} a portfolio may hold."
         )
     symbols: list[str] = []
@@ -45,13 +45,13 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
     for raw, _ in items:
         try:
             symbols.append(tickers.normalise(raw))
-        except ToolFailure as exc:
-            bad.append(exc.tool_error.message)
+        except ApplicationError as exc:
+            bad.append(exc.message)
     if bad:
-        raise ToolFailure("invalid_input", " ".join(bad[:5]))
+        raise ApplicationError("invalid_input", " ".join(bad[:5]))
     dupes = sorted({s for s in symbols if symbols.count(s) > 1})
     if dupes:
-        raise ToolFailure("invalid_input", f"Each ticker may appear once; duplicated: {', '.join(dupes)}.")
+        raise ApplicationError("invalid_input", f"Each ticker may appear once; duplicated: {', '.join(dupes)}.")
     raw_weights = [w for _, w in items]
     notices: list[str] = []
     if all(w is None or w == "" for w in raw_weights):
@@ -59,26 +59,26 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
         notices.append("No weights given: equal weights used.")
         return CleanHoldings(symbols, weights, notices)
     if any(w is None or w == "" for w in raw_weights):
-        raise ToolFailure("invalid_input", "Give a weight for every ticker, or for none (equal weights).")
+        raise ApplicationError("invalid_input", "Give a weight for every ticker, or for none (equal weights).")
     weights = []
     for symbol, w in zip(symbols, raw_weights, strict=True):
         try:
             value = float(w)
         except (TypeError, ValueError):
-            raise ToolFailure("invalid_input", f"The weight of {symbol} ({w!r}) is not a number.") from None
+            raise ApplicationError("invalid_input", f"The weight of {symbol} ({w!r}) is not a number.") from None
         if not math.isfinite(value):
-            raise ToolFailure("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
+            raise ApplicationError("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
         if value < 0:
-            raise ToolFailure(
+            raise ApplicationError(
                 "invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported."
             )
         weights.append(value)
     total = math.fsum(weights)
     if total <= 0:
-        raise ToolFailure("invalid_input", "The weights add up to 0; at least one must be positive.")
+        raise ApplicationError("invalid_input", "The weights add up to 0; at least one must be positive.")
     if abs(total - 1.0) > WEIGHT_TOLERANCE:
         if not normalise:
-            raise ToolFailure(
+            raise ApplicationError(
                 "invalid_input",
                 f"The weights add up to {total:.6g}; they must add up to 1 (within 1e-6), "
                 "or ask for them to be normalised.",
@@ -162,29 +162,64 @@ def analyse(
         keep = common >= start.toordinal()
         common, prices = common[keep], prices[keep]
     if len(common) < 3:
-        raise ToolFailure("no_data", "The holdings share fewer than three trading days; nothing to analyse.")
+        raise ApplicationError("no_data", "The holdings share fewer than three trading days; nothing to analyse.")
     dates = [dt.date.fromordinal(int(o)) for o in common]
     rets = prices[1:] / prices[:-1] - 1.0  # T-1 × N simple returns
     port = rets @ w
     growth = np.concatenate(([1.0], np.cumprod(1.0 + port)))
-    dd = metrics.drawdown_series(growth)
     mdd, peak, trough = metrics.max_drawdown_window(dates, growth)
+    cov = _covariance(rets)
+    return Analysis(
+        start=dates[0],
+        end=dates[-1],
+        observations=len(port),
+        annualised_return=metrics.annualised_return(port),
+        annualised_volatility=metrics.annualised_volatility(port),
+        sharpe=metrics.sharpe_ratio(port, rf_annual),
+        sortino=metrics.sortino_ratio(port, rf_annual),
+        max_drawdown=mdd,
+        max_drawdown_peak=peak,
+        max_drawdown_trough=trough,
+        total_return=float(growth[-1] - 1.0),
+        assets=_asset_rows(series, w, prices, rets, cov),
+        correlation=_correlation(cov).tolist(),
+        dropped_dates=int(dropped),
+        dropped_examples=union_examples,
+        dates=dates,
+        growth=growth,
+        drawdown=metrics.drawdown_series(growth),
+        benchmark=_benchmark_comparison(benchmark, common, growth) if benchmark is not None else None,
+    )
 
-    # Risk decomposition: contribution of asset i to variance = w_i (Σw)_i / w'Σw (sums to 1).
+
+def _covariance(rets: np.ndarray) -> np.ndarray:
+    """Sample covariance (ddof=1) of the assets' daily returns, N × N."""
     # einsum rather than np.cov: BLAS threads contend on a busy small machine (measured 35 ms vs 2 ms).
     centred = rets - rets.mean(axis=0)
-    cov = np.einsum("ti,tj->ij", centred, centred, optimize=False) / (len(rets) - 1)
+    return np.einsum("ti,tj->ij", centred, centred, optimize=False) / (len(rets) - 1)
+
+
+def _correlation(cov: np.ndarray) -> np.ndarray:
+    """Correlation from the covariance; an asset with zero volatility correlates 0 with the others."""
     sd = np.sqrt(np.diag(cov))
-    port_var = float(w @ cov @ w)
-    risk_contrib = (w * (cov @ w)) / port_var if port_var > 0 else np.zeros_like(w)
     with np.errstate(invalid="ignore", divide="ignore"):
         corr = cov / np.outer(sd, sd)
     corr = np.where(np.isfinite(corr), corr, 0.0)
     np.fill_diagonal(corr, 1.0)
+    return corr
+
+
+def _asset_rows(
+    series: Sequence[Series], w: np.ndarray, prices: np.ndarray, rets: np.ndarray, cov: np.ndarray
+) -> list[dict[str, Any]]:
+    """Per holding: its own return and risk, and its share of the portfolio's return and risk."""
+    sd = np.sqrt(np.diag(cov))
+    # Risk decomposition: contribution of asset i to variance = w_i (Σw)_i / w'Σw (sums to 1).
+    port_var = float(w @ cov @ w)
+    risk_contrib = (w * (cov @ w)) / port_var if port_var > 0 else np.zeros_like(w)
     mean_daily = rets.mean(axis=0)
-    n = len(port)
-    asset_cagr = np.prod(1.0 + rets, axis=0) ** (metrics.TRADING_DAYS / n) - 1.0
-    assets = [
+    asset_cagr = np.prod(1.0 + rets, axis=0) ** (metrics.TRADING_DAYS / len(rets)) - 1.0
+    return [
         {
             "symbol": s.symbol,
             "name": s.name,
@@ -198,45 +233,27 @@ def analyse(
         }
         for j, s in enumerate(series)
     ]
-    bench_out = None
-    if benchmark is not None:
-        mask = np.isin(benchmark.ordinals, common)
-        b_ord, b_close = benchmark.ordinals[mask], benchmark.closes[mask]
-        if len(b_ord) >= 3:
-            # Growth of 1 on the benchmark's own dates inside the portfolio's window, rebased at its first.
-            b_growth = b_close / b_close[0]
-            p_growth_on_b = growth[np.searchsorted(common, b_ord)]
-            p_growth_on_b = p_growth_on_b / p_growth_on_b[0]
-            b_rets = b_close[1:] / b_close[:-1] - 1.0
-            bench_out = {
-                "symbol": benchmark.symbol,
-                "dates": [dt.date.fromordinal(int(o)) for o in b_ord],
-                "growth": b_growth,
-                "total_return": float(b_growth[-1] - 1.0),
-                "annualised_return": metrics.annualised_return(b_rets),
-                "annualised_volatility": metrics.annualised_volatility(b_rets),
-                "portfolio_total_return_same_dates": float(p_growth_on_b[-1] - 1.0),
-                "as_of": benchmark.as_of,
-                "source": benchmark.source,
-            }
-    return Analysis(
-        start=dates[0],
-        end=dates[-1],
-        observations=n,
-        annualised_return=metrics.annualised_return(port),
-        annualised_volatility=metrics.annualised_volatility(port),
-        sharpe=metrics.sharpe_ratio(port, rf_annual),
-        sortino=metrics.sortino_ratio(port, rf_annual),
-        max_drawdown=mdd,
-        max_drawdown_peak=peak,
-        max_drawdown_trough=trough,
-        total_return=float(growth[-1] - 1.0),
-        assets=assets,
-        correlation=corr.tolist(),
-        dropped_dates=int(dropped),
-        dropped_examples=union_examples,
-        dates=dates,
-        growth=growth,
-        drawdown=dd,
-        benchmark=bench_out,
-    )
+
+
+def _benchmark_comparison(benchmark: Series, common: np.ndarray, growth: np.ndarray) -> dict[str, Any] | None:
+    """The benchmark over the portfolio's window, on its own dates; None with fewer than 3 of them."""
+    mask = np.isin(benchmark.ordinals, common)
+    b_ord, b_close = benchmark.ordinals[mask], benchmark.closes[mask]
+    if len(b_ord) < 3:
+        return None
+    # Growth of 1 on the benchmark's own dates inside the portfolio's window, rebased at its first.
+    b_growth = b_close / b_close[0]
+    p_growth_on_b = growth[np.searchsorted(common, b_ord)]
+    p_growth_on_b = p_growth_on_b / p_growth_on_b[0]
+    b_rets = b_close[1:] / b_close[:-1] - 1.0
+    return {
+        "symbol": benchmark.symbol,
+        "dates": [dt.date.fromordinal(int(o)) for o in b_ord],
+        "growth": b_growth,
+        "total_return": float(b_growth[-1] - 1.0),
+        "annualised_return": metrics.annualised_return(b_rets),
+        "annualised_volatility": metrics.annualised_volatility(b_rets),
+        "portfolio_total_return_same_dates": float(p_growth_on_b[-1] - 1.0),
+        "as_of": benchmark.as_of,
+        "source": benchmark.source,
+    }

@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.tools import ToolFailure
+from core.exceptions import ApplicationError
 from portfolios import tickers
 from portfolios.models import FundamentalsSnapshot, Instrument, PriceBar
 from portfolios.providers import MarketDataError, get_provider
@@ -95,7 +95,7 @@ def _instrument_create(symbol: str, options: list[str]) -> Instrument:
         try:
             info = provider.describe(option)
         except MarketDataError as exc:
-            if exc.tool_error.error == "unknown_ticker":
+            if exc.code == "unknown_ticker":
                 continue
             raise
         instrument, _ = Instrument.objects.get_or_create(
@@ -209,38 +209,38 @@ def _load_series(instruments: list[Instrument]) -> dict[int, Series]:
 def series_get(raw: object) -> Series:
     """The cached (refreshed when stale) adjusted-close series of one ticker."""
     result = series_many([raw])[0]
-    if isinstance(result, ToolFailure):
+    if isinstance(result, ApplicationError):
         raise result
     return result
 
 
-def series_many(raws: list[Any]) -> list[Series | ToolFailure]:
+def series_many(raws: list[Any]) -> list[Series | ApplicationError]:
     """Series for many tickers at once, in order; a failing ticker yields its structured error
     instead of failing the others."""
     # Fast path: exact symbols already cached take one query together.
-    normalised: list[str | ToolFailure] = []
+    normalised: list[str | ApplicationError] = []
     for raw in raws:
         try:
             normalised.append(tickers.normalise(raw))
-        except ToolFailure as exc:
+        except ApplicationError as exc:
             normalised.append(exc)
     wanted = {opt for n in normalised if isinstance(n, str) for opt in tickers.candidates(n)}
     cached = {i.symbol: i for i in Instrument.objects.filter(symbol__in=wanted)}
-    instruments: list[Instrument | ToolFailure] = []
+    instruments: list[Instrument | ApplicationError] = []
     for n in normalised:
-        if isinstance(n, ToolFailure):
+        if isinstance(n, ApplicationError):
             instruments.append(n)
             continue
         hit = next((cached[o] for o in tickers.candidates(n) if o in cached), None)
         try:
             inst = hit or instrument_resolve(n)
             instruments.append(bars_refresh(inst))
-        except ToolFailure as exc:
+        except ApplicationError as exc:
             instruments.append(exc)
     loaded = _load_series([i for i in instruments if isinstance(i, Instrument)])
-    out: list[Series | ToolFailure] = []
+    out: list[Series | ApplicationError] = []
     for item in instruments:
-        if isinstance(item, ToolFailure):
+        if isinstance(item, ApplicationError):
             out.append(item)
         elif item.pk in loaded:
             out.append(loaded[item.pk])
@@ -268,7 +268,7 @@ def fundamentals_get(raw: object) -> FundamentalsData:
         instrument: Instrument | None = instrument_resolve(symbol)
     except MarketDataError as exc:
         # The snapshot knows some fundamentals (GOOG) without bars; ask the provider directly.
-        if exc.tool_error.error != "unknown_ticker":
+        if exc.code != "unknown_ticker":
             raise
         instrument = None
     if instrument is not None:
@@ -279,7 +279,7 @@ def fundamentals_get(raw: object) -> FundamentalsData:
     try:
         data = provider.fundamentals(target)
     except MarketDataError as exc:
-        if instrument is None and exc.tool_error.error in {"unknown_ticker", "no_data"}:
+        if instrument is None and exc.code in {"unknown_ticker", "no_data"}:
             raise unknown_ticker(symbol) from exc
         raise
     fetched_at = timezone.now()

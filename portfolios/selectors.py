@@ -10,9 +10,10 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404
 
+from core.exceptions import ApplicationError
 from core.roles import can_access
-from core.tools import ToolFailure
 from portfolios import analytics, market, metrics
+from portfolios.market import Series
 from portfolios.models import Portfolio, Watchlist
 from portfolios.schemas import (
     AssetRow,
@@ -34,7 +35,7 @@ CONVENTIONS = (
 
 def _require_market_user(user: Any) -> None:
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
-        raise ToolFailure("forbidden", "Sign in to read market data.")
+        raise ApplicationError("forbidden", "Sign in to read market data.")
 
 
 def portfolio_list(*, user: Any) -> QuerySet[Portfolio]:
@@ -85,7 +86,7 @@ def metrics_get(*, user: Any, ticker: str) -> TickerMetrics:
     _require_market_user(user)
     s = market.series_get(ticker)
     if len(s.closes) < 2:
-        raise ToolFailure("no_data", f"{s.symbol} has fewer than two bars; metrics need a history.")
+        raise ApplicationError("no_data", f"{s.symbol} has fewer than two bars; metrics need a history.")
     values = metrics.ticker_metrics(s.dates, s.closes)
     return TickerMetrics(symbol=s.symbol, name=s.name, currency=s.currency, source=s.source, as_of=s.as_of, **values)  # type: ignore[arg-type]
 
@@ -107,49 +108,94 @@ def analysis_run(
     portfolio: Portfolio | None = None,
 ) -> PortfolioAnalysis:
     """Analyse holdings. Tickers that fail (unknown, no data) are excluded and named; the remaining
-    weights are re-normalised with a notice. Raises ToolFailure only when nothing can be analysed."""
+    weights are re-normalised with a notice. Raises ApplicationError only when nothing can be analysed."""
     _require_market_user(user)
     items = list(zip(tickers, weights if weights is not None else [None] * len(tickers), strict=False))
     if weights is not None and len(weights) != len(tickers):
-        raise ToolFailure("invalid_input", f"{len(tickers)} tickers but {len(weights)} weights.")
+        raise ApplicationError("invalid_input", f"{len(tickers)} tickers but {len(weights)} weights.")
     clean = analytics.clean_holdings(items, normalise=normalise, max_holdings=settings.PORTFOLIO_MAX_HOLDINGS)
     notices = list(clean.notices)
-    # The benchmark (or both default candidates) rides in the same batch: one cache query for everything.
+    results, bench_results = _fetch_with_benchmarks(clean.symbols, benchmark)
+    series, kept_w, excluded = _analysable(clean.symbols, clean.weights, results)
+    if excluded:
+        kept_w = _renormalised_without(excluded, kept_w, notices)
+    bench_symbol = benchmark or _default_benchmark([s.symbol for s in series])
+    bench_series = _benchmark_or_notice(bench_symbol, bench_results[bench_symbol], notices)
+    rf = settings.MARKET_RISK_FREE_RATE
+    result = analytics.analyse(series, kept_w, rf_annual=rf, benchmark=bench_series, start=start)
+    notices += _alignment_notices(result, bench_symbol, bench_series)
+    return _analysis_output(
+        result,
+        series=series,
+        excluded=excluded,
+        notices=notices,
+        risk_free_rate=rf,
+        include_series=include_series,
+        portfolio=portfolio,
+    )
+
+
+def _fetch_with_benchmarks(
+    symbols: list[str], benchmark: str
+) -> tuple[list[Series | ApplicationError], dict[str, Series | ApplicationError]]:
+    """The holdings' series in order, and the benchmark's keyed by symbol (each may be an error).
+
+    The benchmark — or both default candidates, since the default depends on which holdings load —
+    rides in the same batch: one cache query for everything."""
     extra = [benchmark] if benchmark else ["^NSEI", "SPY"]
-    fetched = market.series_many([*clean.symbols, *extra])
-    results, bench_results = fetched[: len(clean.symbols)], dict(zip(extra, fetched[len(clean.symbols) :], strict=True))
-    series, kept_w, excluded = [], [], []
+    fetched = market.series_many([*symbols, *extra])
+    return fetched[: len(symbols)], dict(zip(extra, fetched[len(symbols) :], strict=True))
+
+
+def _analysable(
+    symbols: list[str], weights: list[float], results: list[Series | ApplicationError]
+) -> tuple[list[Series], list[float], list[Excluded]]:
+    """The series and weights of the holdings that loaded, and the failing ones as exclusions.
+
+    Two tickers naming one instrument (INFY and INFY.NS) are an input error, not an exclusion;
+    nothing left to analyse raises with every reason, under the first failure's code."""
+    series: list[Series] = []
+    kept_w: list[float] = []
+    excluded: list[Excluded] = []
     seen: set[str] = set()
-    for raw, weight, item in zip(clean.symbols, clean.weights, results, strict=True):
-        if isinstance(item, ToolFailure):
-            excluded.append(Excluded(ticker=raw, error=item.tool_error.error, message=item.tool_error.message))
+    for raw, weight, item in zip(symbols, weights, results, strict=True):
+        if isinstance(item, ApplicationError):
+            excluded.append(Excluded(ticker=raw, error=item.code, message=item.message))
         elif item.symbol in seen:
-            raise ToolFailure("invalid_input", f"{raw} is the same instrument as {item.symbol}, listed twice.")
+            raise ApplicationError("invalid_input", f"{raw} is the same instrument as {item.symbol}, listed twice.")
         else:
             seen.add(item.symbol)
             series.append(item)
             kept_w.append(weight)
     if not series:
         first = excluded[0]
-        raise ToolFailure(
+        raise ApplicationError(
             first.error, "None of the tickers could be analysed: " + "; ".join(e.message for e in excluded)
         )
-    if excluded:
-        total = sum(kept_w)
-        if total <= 0:
-            raise ToolFailure("no_data", "Only zero-weight holdings could be analysed.")
-        kept_w = [w / total for w in kept_w]
-        names = ", ".join(e.ticker for e in excluded)
-        notices.append(f"Excluded {names}; the remaining weights were re-normalised to add up to 1.")
-    bench_symbol = benchmark or _default_benchmark([s.symbol for s in series])
-    bench_result = bench_results[bench_symbol]
-    bench_series = None
-    if isinstance(bench_result, ToolFailure):
-        notices.append(f"Benchmark {bench_symbol} unavailable: {bench_result.tool_error.message}")
-    else:
-        bench_series = bench_result
-    rf = settings.MARKET_RISK_FREE_RATE
-    result = analytics.analyse(series, kept_w, rf_annual=rf, benchmark=bench_series, start=start)
+    return series, kept_w, excluded
+
+
+def _renormalised_without(excluded: list[Excluded], kept_w: list[float], notices: list[str]) -> list[float]:
+    """The kept weights scaled back to a sum of 1 after exclusions, saying so in ``notices``."""
+    total = sum(kept_w)
+    if total <= 0:
+        raise ApplicationError("no_data", "Only zero-weight holdings could be analysed.")
+    names = ", ".join(e.ticker for e in excluded)
+    notices.append(f"Excluded {names}; the remaining weights were re-normalised to add up to 1.")
+    return [w / total for w in kept_w]
+
+
+def _benchmark_or_notice(symbol: str, result: Series | ApplicationError, notices: list[str]) -> Series | None:
+    """The benchmark series; an unavailable benchmark is a notice, never a failed analysis."""
+    if isinstance(result, ApplicationError):
+        notices.append(f"Benchmark {symbol} unavailable: {result.message}")
+        return None
+    return result
+
+
+def _alignment_notices(result: analytics.Analysis, bench_symbol: str, bench_series: Series | None) -> list[str]:
+    """What aligning the dates cost: dropped dates, and a benchmark with too few dates in common."""
+    notices = []
     if result.dropped_dates:
         examples = ", ".join(d.isoformat() for d in result.dropped_examples)
         notices.append(
@@ -157,21 +203,37 @@ def analysis_run(
         )
     if result.benchmark is None and bench_series is not None:
         notices.append(f"Benchmark {bench_symbol} has too few dates in common with the portfolio to compare.")
-    sources = sorted({s.source for s in series})
-    chart = None
-    if include_series:
-        chart = ChartSeries(
-            dates=result.dates,
-            growth=result.growth.tolist(),
-            drawdown=result.drawdown.tolist(),
-            benchmark_dates=result.benchmark["dates"] if result.benchmark else [],
-            benchmark_growth=result.benchmark["growth"].tolist() if result.benchmark else [],
-        )
-    bench = None
-    if result.benchmark:
-        bench = BenchmarkSummary.model_validate(
-            {k: v for k, v in result.benchmark.items() if k not in {"dates", "growth"}}
-        )
+    return notices
+
+
+def _chart_series(result: analytics.Analysis) -> ChartSeries:
+    return ChartSeries(
+        dates=result.dates,
+        growth=result.growth.tolist(),
+        drawdown=result.drawdown.tolist(),
+        benchmark_dates=result.benchmark["dates"] if result.benchmark else [],
+        benchmark_growth=result.benchmark["growth"].tolist() if result.benchmark else [],
+    )
+
+
+def _benchmark_summary(result: analytics.Analysis) -> BenchmarkSummary | None:
+    if not result.benchmark:
+        return None
+    # The chart arrays travel in ChartSeries, not in the summary.
+    return BenchmarkSummary.model_validate({k: v for k, v in result.benchmark.items() if k not in {"dates", "growth"}})
+
+
+def _analysis_output(
+    result: analytics.Analysis,
+    *,
+    series: list[Series],
+    excluded: list[Excluded],
+    notices: list[str],
+    risk_free_rate: float,
+    include_series: bool,
+    portfolio: Portfolio | None,
+) -> PortfolioAnalysis:
+    """The analysis as the tools, API and pages return it (the chart arrays only when asked for)."""
     return PortfolioAnalysis(
         portfolio_id=portfolio.pk if portfolio else None,
         name=portfolio.name if portfolio else "",
@@ -182,7 +244,7 @@ def analysis_run(
         observations=result.observations,
         dropped_dates=result.dropped_dates,
         dropped_date_examples=result.dropped_examples,
-        risk_free_rate=rf,
+        risk_free_rate=risk_free_rate,
         annualised_return=result.annualised_return,
         annualised_volatility=result.annualised_volatility,
         sharpe=result.sharpe,
@@ -194,10 +256,10 @@ def analysis_run(
         assets=[AssetRow.model_validate(a) for a in result.assets],
         correlation_symbols=[s.symbol for s in series],
         correlation=result.correlation,
-        benchmark=bench,
-        series=chart,
+        benchmark=_benchmark_summary(result),
+        series=_chart_series(result) if include_series else None,
         conventions=CONVENTIONS,
-        source=", ".join(sources),
+        source=", ".join(sorted({s.source for s in series})),
         as_of=result.end,
     )
 
@@ -208,7 +270,7 @@ def portfolio_analysis(
     portfolio = portfolio_get(user=user, portfolio_id=portfolio_id)
     holdings = list(portfolio.holdings.all())
     if not holdings:
-        raise ToolFailure("no_data", "This portfolio has no holdings yet.")
+        raise ApplicationError("no_data", "This portfolio has no holdings yet.")
     return analysis_run(
         user=user,
         tickers=[h.ticker for h in holdings],

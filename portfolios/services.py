@@ -17,11 +17,11 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest
 
+from core.audit import audit_record
+from core.exceptions import ApplicationError
 from core.roles import can_access
-from core.tools import ToolFailure
 from portfolios import analytics, market, tickers
 from portfolios.models import Holding, Portfolio, Watchlist
-from reviews.services import audit_record
 
 
 def _require_owner_area(user: Any) -> None:
@@ -35,11 +35,11 @@ def _resolve_all(symbols: Sequence[str], field: str) -> list[str]:
     for symbol in symbols:
         try:
             resolved.append(market.instrument_resolve(symbol).symbol)
-        except ToolFailure as exc:
-            if exc.tool_error.error in {"unknown_ticker", "invalid_input"}:
-                unknown.append(exc.tool_error.message)
+        except ApplicationError as exc:
+            if exc.code in {"unknown_ticker", "invalid_input"}:
+                unknown.append(exc.message)
             else:
-                raise ValidationError({field: exc.tool_error.message}) from exc
+                raise ValidationError({field: exc.message}) from exc
     if unknown:
         raise ValidationError({field: unknown[:5]})
     dupes = sorted({s for s in resolved if resolved.count(s) > 1})
@@ -51,8 +51,8 @@ def _resolve_all(symbols: Sequence[str], field: str) -> list[str]:
 def _clean_holdings(holdings: Sequence[tuple[Any, Any]], normalise: bool) -> tuple[list[str], list[float], list[str]]:
     try:
         clean = analytics.clean_holdings(holdings, normalise=normalise, max_holdings=settings.PORTFOLIO_MAX_HOLDINGS)
-    except ToolFailure as exc:
-        raise ValidationError({"holdings": exc.tool_error.message}) from exc
+    except ApplicationError as exc:
+        raise ValidationError({"holdings": exc.message}) from exc
     return _resolve_all(clean.symbols, "holdings"), clean.weights, clean.notices
 
 
@@ -191,8 +191,8 @@ def _clean_watchlist_fields(
         for raw in tickers_raw:
             try:
                 symbols.append(tickers.normalise(raw))
-            except ToolFailure as exc:
-                raise ValidationError({"tickers": exc.tool_error.message}) from exc
+            except ApplicationError as exc:
+                raise ValidationError({"tickers": exc.message}) from exc
         out["tickers"] = _resolve_all(symbols, "tickers")
     if recipients is not None:
         cleaned = []

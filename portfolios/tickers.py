@@ -11,13 +11,13 @@ import re
 
 from django.conf import settings
 
-from core.tools import ToolFailure
+from core.exceptions import ApplicationError
 
 _TICKER_RE = re.compile(r"^(\^[A-Z0-9][A-Z0-9.\-]{0,14}|[A-Z0-9][A-Z0-9&\-]{0,19}(\.(NS|BO))?)$")
 EXCHANGE_SUFFIXES = {"NS": ".NS", "BO": ".BO", "US": ""}
 
 
-class InvalidTicker(ToolFailure):
+class InvalidTicker(ApplicationError):
     def __init__(self, raw: object, reason: str) -> None:
         super().__init__("invalid_input", reason, ticker=str(raw)[:40])
 

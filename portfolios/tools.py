@@ -14,7 +14,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from pydantic import BaseModel, Field
 
-from core.tools import ToolFailure, tool
+from core.exceptions import ApplicationError
+from core.tools import tool
 from portfolios import market, metrics, selectors
 from portfolios.schemas import Bar, Fundamentals, PortfolioAnalysis, PriceHistory, Quote, Returns, TickerMetrics
 
@@ -50,7 +51,7 @@ def _window(start: dt.date | None, end: dt.date | None, last: dt.date) -> tuple[
     end = end or last
     start = start or end - dt.timedelta(days=365)
     if start > end:
-        raise ToolFailure("invalid_input", f"start ({start}) is after end ({end}).")
+        raise ApplicationError("invalid_input", f"start ({start}) is after end ({end}).")
     return start, end
 
 
@@ -67,11 +68,11 @@ def get_price_history(params: HistoryIn, *, user: Any) -> PriceHistory:
     selectors._require_market_user(user)
     instrument = market.bars_refresh(market.instrument_resolve(params.ticker))
     if instrument.last_bar_date is None:
-        raise ToolFailure("no_data", f"No bars for {instrument.symbol}.")
+        raise ApplicationError("no_data", f"No bars for {instrument.symbol}.")
     start, end = _window(params.start, params.end, instrument.last_bar_date)
     _, rows = market.bars_between(instrument.symbol, start, end)
     if not rows:
-        raise ToolFailure("no_data", f"No bars for {instrument.symbol} between {start} and {end}.")
+        raise ApplicationError("no_data", f"No bars for {instrument.symbol} between {start} and {end}.")
     rows = rows[-MAX_HISTORY_BARS:]
     bars = [Bar(date=r.date, open=r.open, high=r.high, low=r.low, close=r.close, volume=r.volume) for r in rows]
     return PriceHistory(
@@ -94,7 +95,7 @@ def get_returns(params: ReturnsIn, *, user: Any) -> Returns:
     hi = int(np.searchsorted(s.ordinals, end.toordinal(), side="right"))
     closes = s.closes[lo:hi]
     if len(closes) < 2:
-        raise ToolFailure("no_data", f"Fewer than two bars for {s.symbol} between {start} and {end}.")
+        raise ApplicationError("no_data", f"Fewer than two bars for {s.symbol} between {start} and {end}.")
     values = metrics.log_returns(closes) if params.kind == "log" else metrics.simple_returns(closes)
     return Returns(
         symbol=s.symbol,
@@ -132,7 +133,7 @@ def analyze_portfolio(params: AnalyzeIn, *, user: Any) -> PortfolioAnalysis:
                 user=user, portfolio_id=params.portfolio_id, include_series=params.include_series, start=params.start
             )
         if not params.tickers:
-            raise ToolFailure("invalid_input", "Give a portfolio_id or a list of tickers.")
+            raise ApplicationError("invalid_input", "Give a portfolio_id or a list of tickers.")
         return selectors.analysis_run(
             user=user,
             tickers=params.tickers,
@@ -143,4 +144,4 @@ def analyze_portfolio(params: AnalyzeIn, *, user: Any) -> PortfolioAnalysis:
             include_series=params.include_series,
         )
     except (Http404, PermissionDenied):
-        raise ToolFailure("forbidden", "No such portfolio, or you may not see it.") from None
+        raise ApplicationError("forbidden", "No such portfolio, or you may not see it.") from None

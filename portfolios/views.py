@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from core.exceptions import ApplicationError
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
-from core.tools import ToolFailure
 from portfolios import market, selectors, services
 from portfolios.forms import PortfolioForm, WatchlistForm, apply_errors
 
@@ -40,7 +40,7 @@ def ticker_lookup(request: HttpRequest) -> HttpResponse:
     raw = request.GET.get("q", "")
     try:
         instrument = market.instrument_resolve(raw)
-    except ToolFailure as exc:
+    except ApplicationError as exc:
         messages.error(request, exc.tool_error.message)
         return redirect("portfolios:index")
     return redirect("portfolios:ticker", symbol=instrument.symbol)
@@ -55,7 +55,7 @@ def ticker_detail(request: HtmxHttpRequest, symbol: str) -> HttpResponse:
     context: dict[str, Any] = {"symbol": symbol, "ranges": list(RANGES), "range": range_key}
     try:
         m = selectors.metrics_get(user=request.user, ticker=symbol)
-    except ToolFailure as exc:
+    except ApplicationError as exc:
         status = {"invalid_input": 400, "unknown_ticker": 404, "no_data": 404}.get(exc.tool_error.error, 503)
         context["error"] = exc.tool_error
         return render(request, "portfolios/ticker.html", context, status=status)
@@ -76,7 +76,7 @@ def ticker_detail(request: HtmxHttpRequest, symbol: str) -> HttpResponse:
     )
     try:
         context["fundamentals"] = market.fundamentals_get(m.symbol)
-    except ToolFailure as exc:
+    except ApplicationError as exc:
         context["fundamentals_error"] = exc.tool_error.message
     template = "portfolios/ticker.html#price_chart" if request.htmx else "portfolios/ticker.html"
     return render(request, template, context)
@@ -93,7 +93,7 @@ def portfolio_detail(request: HttpRequest, portfolio_id: int) -> HttpResponse:
     context: dict[str, Any] = {"portfolio": portfolio, "can_edit": portfolio.owner_id == request.user.pk}
     try:
         analysis = selectors.portfolio_analysis(user=request.user, portfolio_id=portfolio.pk, include_series=True)
-    except ToolFailure as exc:
+    except ApplicationError as exc:
         context["error"] = exc.tool_error
         return render(request, "portfolios/portfolio_detail.html", context)
     assert analysis.series is not None

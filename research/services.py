@@ -19,11 +19,11 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from core.audit import audit_record
 from core.roles import ADMIN, can_access, has_role
 from research.ingest.parsers import ParseError, sniff
 from research.models import Chunk, Document
 from research.retrieval.bm25 import corpus_version_bump
-from reviews.services import audit_record
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,6 @@
 """Read-only admin views: audit rows are append-only and decisions go through the inbox
-(``review_task_decide``), so the admin never edits either directly."""
+(``review_task_decide``), so the admin never edits either directly. The audit log is listed through
+the ``reviews.AuditEvent`` proxy of ``core.AuditEvent`` so it keeps its admin address."""
 
 from typing import Any
 

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from reviews.models import AuditEvent, ReviewTask
+from core.models import AuditEvent
+from reviews.models import ReviewTask
 
 _DATE = forms.DateInput(attrs={"type": "date"})
 AGE_CHOICES = [("1h", "Under an hour"), ("24h", "Under a day"), ("older", "Older than a day"), ("overdue", "Overdue")]

@@ -7,8 +7,9 @@ from typing import Any
 from django.db import models
 from django.db.models import QuerySet
 
+from core.models import AuditEvent
 from core.roles import ADMIN, REVIEWER, can_access, has_role
-from reviews.models import AuditEvent, ReviewTask
+from reviews.models import ReviewTask
 
 
 def review_task_list(*, user: Any) -> QuerySet[ReviewTask]:

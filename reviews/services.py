@@ -1,9 +1,9 @@
-"""Writes for reviews and audit. ``audit_record`` is the only way an audit row is written."""
+"""Writes for reviews: review tasks, their decisions, resumes and the overdue sweep (all audited
+through :func:`core.audit.audit_record`)."""
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -12,70 +12,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.audit import audit_record
 from core.roles import ADMIN, REVIEWER, has_role
 from reviews.graphs import graph_names
-from reviews.models import GENESIS_HASH, AuditEvent, ReviewDecision, ReviewTask
-
-# Any constant works; it serialises appends so each row sees its true predecessor.
-_AUDIT_LOCK_KEY = 7_310_001
-
-
-def _client_ip(request: HttpRequest | None) -> str | None:
-    if request is None:
-        return None
-    return request.META.get("REMOTE_ADDR") or None
-
-
-def audit_record(
-    *,
-    actor: Any,
-    action: str,
-    subject: models.Model | None = None,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
-    request: HttpRequest | None = None,
-) -> AuditEvent:
-    """Append one event to the hash-chained audit log (atomic; serialised by an advisory lock)."""
-    actor_user = actor if getattr(actor, "is_authenticated", False) else None
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_AUDIT_LOCK_KEY])
-        last = AuditEvent.objects.order_by("-id").values_list("row_hash", flat=True).first()
-        event = AuditEvent(
-            created_at=timezone.now(),
-            actor=actor_user,
-            actor_label=(actor_user.get_username() if actor_user else "")[:254],
-            action=action,
-            subject_type=subject._meta.label_lower if subject is not None else "",
-            subject_id=str(subject.pk) if subject is not None else "",
-            subject_label=str(subject)[:200] if subject is not None else "",
-            before=before,
-            after=after,
-            ip=_client_ip(request),
-            user_agent=(request.META.get("HTTP_USER_AGENT", "") if request else "")[:400],
-            prev_hash=last or GENESIS_HASH,
-        )
-        event.row_hash = event.compute_hash()
-        event.save(force_insert=True)
-    return event
-
-
-def audit_chain_breaks() -> Iterator[tuple[AuditEvent, str]]:
-    """Yield ``(event, reason)`` for every row whose link or content hash is wrong, oldest first."""
-    expected_prev = GENESIS_HASH
-    for event in AuditEvent.objects.order_by("id").iterator(chunk_size=2000):
-        if event.prev_hash != expected_prev:
-            yield event, "previous-hash link does not match the row before it (a row was removed or reordered)"
-        elif event.compute_hash() != event.row_hash:
-            yield event, "content does not match its hash (the row was altered)"
-        expected_prev = event.row_hash
-
+from reviews.models import ReviewDecision, ReviewTask
 
 # --- review tasks -----------------------------------------------------------------------------
 _EDIT_MAX_CHARS = 100_000

@@ -16,9 +16,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from core.htmx import HtmxHttpRequest
+from core.models import AuditEvent
 from core.roles import area_required
 from reviews.filters import AuditEventFilter, ReviewTaskFilter
-from reviews.models import AuditEvent, ReviewTask
+from reviews.models import ReviewTask
 from reviews.selectors import audit_event_list, review_task_get, review_task_list
 from reviews.services import ReviewAlreadyDecided, review_task_decide
 

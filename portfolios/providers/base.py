@@ -1,6 +1,6 @@
 """The one interface every market-data provider implements.
 
-Providers raise :class:`MarketDataError` (a :class:`core.tools.ToolFailure`) with one of the codes
+Providers raise :class:`MarketDataError` (a :class:`core.exceptions.ApplicationError`) with one of the codes
 ``unknown_ticker``, ``no_data`` or ``provider_unavailable``; the cache and the tools pass it on as a
 structured error, so a dead network or a typo never becomes a 500.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 import datetime as dt
 from abc import ABC, abstractmethod
 
-from core.tools import ToolFailure
+from core.exceptions import ApplicationError
 from portfolios.schemas import FundamentalsData, InstrumentInfo, ProviderHistory
 
 
-class MarketDataError(ToolFailure):
+class MarketDataError(ApplicationError):
     pass
 
 

@@ -183,12 +183,12 @@ class CannotRecompute(Exception):
 
 def _upto(bars: BarsFetcher, symbol: str, as_of: Any) -> tuple[list[dt.date], list[float]]:
     """The bars dated on or before ``as_of``; the newest of them must *be* ``as_of`` (same data)."""
-    from core.tools import ToolFailure
+    from core.exceptions import ApplicationError
 
     try:
         dates, closes = bars(symbol)
-    except ToolFailure as exc:
-        raise CannotRecompute(f"no bars for {symbol}: {exc.tool_error.message}") from exc
+    except ApplicationError as exc:  # the portfolios cache's domain error (unknown ticker, no data, ...)
+        raise CannotRecompute(f"no bars for {symbol}: {exc.message}") from exc
     day = _as_of(as_of)
     cut = bisect.bisect_right(list(dates), day)
     if cut == 0 or dates[cut - 1] != day:

@@ -11,10 +11,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
+from core.audit import audit_record
 from core.roles import can_access
 from research.chat.models import Conversation, Turn
 from research.chat.selectors import conversation_get, turn_get
-from reviews.services import audit_record
 
 MAX_QUESTION_CHARS = 2000
 

@@ -5,8 +5,7 @@ from typing import Any
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from core.models import ApiToken
-from reviews.models import AuditEvent
+from core.models import ApiToken, AuditEvent
 
 
 def _bearer(token: str) -> APIClient:

@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.core import mail
 
-from reviews.models import AuditEvent
+from core.models import AuditEvent
 from tests.conftest import TEST_PASSWORD
 
 

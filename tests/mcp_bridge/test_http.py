@@ -10,9 +10,9 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from core.models import AuditEvent
 from core.tools import mcp_whitelist
 from mcp_bridge.services import arguments_digest
-from reviews.models import AuditEvent
 from tests.mcp_bridge.conftest import run_async
 
 INIT = {

@@ -10,7 +10,7 @@ from typing import Any
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from reviews.models import AuditEvent
+from core.models import AuditEvent
 from tests.conftest import test_database_url
 from tests.mcp_bridge.conftest import run_async
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from core.models import AuditEvent
 from portfolios.models import Holding, Portfolio, Watchlist
-from reviews.models import AuditEvent
 from tests.conftest import TEST_PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
+from core.models import AuditEvent
 from research.models import Chunk, Document
 from research.services import UploadFile, document_delete, document_ingest, document_upload
-from reviews.models import AuditEvent
 from tests.research.conftest import MPC_AUG_2024, blank_pdf, encrypted_pdf
 
 pytestmark = pytest.mark.django_db

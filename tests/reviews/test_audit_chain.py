@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
-from reviews.models import AuditEvent
-from reviews.services import audit_record
+from core.audit import audit_record
+from core.models import AuditEvent
 
 
 @pytest.mark.django_db

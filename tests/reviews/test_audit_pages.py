@@ -12,9 +12,10 @@ from django.template import Context, Template
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from reviews.models import AuditEvent
+from core.audit import audit_record
+from core.models import AuditEvent
 from reviews.selectors import audit_event_list
-from reviews.services import audit_record, review_task_decide
+from reviews.services import review_task_decide
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +119,7 @@ def test_history_panel_renders_for_any_subject(make_task: Any, reviewer: Any, an
 def test_nav_badge_costs_one_count_query_for_reviewers(
     make_task: Any, reviewer: Any, analyst: Any, django_assert_num_queries: Any
 ) -> None:
-    from core.context_processors import navigation
+    from reviews.context_processors import navigation
 
     make_task()
     make_task()

@@ -8,7 +8,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-from reviews.models import AuditEvent, ReviewDecision, ReviewTask
+from core.models import AuditEvent
+from reviews.models import ReviewDecision, ReviewTask
 from reviews.services import ReviewAlreadyDecided, review_task_decide, review_task_request
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from reviews.models import AuditEvent, ReviewDecision, ReviewTask
+from core.models import AuditEvent
+from reviews.models import ReviewDecision, ReviewTask
 from reviews.probe_graph import probe_run_start, probe_run_state
 from reviews.services import ReviewAlreadyDecided, review_task_decide
 from reviews.tasks import review_task_resume

@@ -14,7 +14,8 @@ from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
 
-from reviews.models import AuditEvent, ReviewTask
+from core.models import AuditEvent
+from reviews.models import ReviewTask
 from reviews.tasks import review_tasks_sweep
 
 pytestmark = pytest.mark.django_db

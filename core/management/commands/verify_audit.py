@@ -2,8 +2,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from reviews.models import AuditEvent
-from reviews.services import audit_chain_breaks
+from core.audit import audit_chain_breaks
+from core.models import AuditEvent
 
 
 class Command(BaseCommand):
