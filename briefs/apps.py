@@ -7,7 +7,7 @@ class BriefsConfig(AppConfig):
 
     def ready(self) -> None:
         # signals: connects the schedule sync. tasks: registers the Celery tasks in every process,
-        # so services.py can enqueue brief_run_execute by name without importing (and cycling) it.
+        # so services.py can enqueue brief_run_execute by name (core.tasks.enqueue).
         from briefs import signals, tasks  # noqa: F401
         from briefs.agent.graph import GRAPH_NAME, build_graph
         from reviews.graphs import register_graph

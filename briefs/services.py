@@ -12,7 +12,6 @@ from functools import partial
 from typing import Any
 
 import nh3
-from celery import current_app
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import EmailMultiAlternatives
@@ -25,6 +24,7 @@ from briefs.claims import BriefDraft, Claim, format_value, render_html, render_t
 from briefs.models import Brief, BriefDelivery, BriefRun
 from core.audit import audit_record
 from core.roles import ADMIN, ANALYST, has_role
+from core.tasks import enqueue
 from portfolios.models import Watchlist
 from reviews.models import ReviewTask
 from reviews.services import review_task_request
@@ -76,11 +76,8 @@ def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Tri
 
 
 def _enqueue_execute(run_id: int) -> None:
-    # By its registered name, not by importing briefs.tasks: that task runs the graph, whose store
-    # calls back into this module, so importing it here would close an import cycle. The registry
-    # lookup returns the very task object (eager mode, routing and options unchanged) and raises
-    # KeyError on a misspelt name instead of publishing a message no worker knows.
-    current_app.tasks[RUN_EXECUTE_TASK].delay(run_id)
+    # By name (core.tasks.enqueue): the task runs the graph, whose store calls back into this module.
+    enqueue(RUN_EXECUTE_TASK, run_id)
 
 
 # --- review ------------------------------------------------------------------------------------

@@ -8,10 +8,22 @@ turns it into its own shape: the tool registry (:func:`core.tools.call_tool`) in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from core.tools import ToolError
+from pydantic import BaseModel, ConfigDict, Field
+
+
+# The structured shape of an error at the tool boundary. It is defined here, beside the error it
+# carries, so this module depends on nothing of the project: core.tools imports it, not the reverse.
+class ToolError(BaseModel):
+    """A failure a person can understand. ``error`` is a stable code such as ``invalid_input``,
+    ``unknown_ticker``, ``no_data``, ``provider_unavailable``, ``forbidden`` or ``internal_error``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    error: str
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
 
 
 class ApplicationError(Exception):
@@ -31,7 +43,4 @@ class ApplicationError(Exception):
     @property
     def tool_error(self) -> ToolError:
         """This error in the structured form a tool returns (the views render the same shape)."""
-        # Imported here: core.tools imports this module to catch the error at the tool boundary.
-        from core.tools import ToolError
-
         return ToolError(error=str(self.code), message=str(self.message), details=dict(self.details))

@@ -1,6 +1,7 @@
 import socket
+from typing import Any
 
-from celery import shared_task
+from celery import current_app, shared_task
 from django.utils import timezone
 
 from core.models import WorkerProbe
@@ -12,3 +13,15 @@ def worker_probe_complete(probe_id: int) -> None:
     WorkerProbe.objects.filter(pk=probe_id, completed_at__isnull=True).update(
         completed_at=timezone.now(), worker=socket.gethostname()
     )
+
+
+def enqueue(task_name: str, *args: Any) -> None:
+    """Send the Celery task registered as ``task_name`` with ``args``.
+
+    Services enqueue by the task's registered name rather than importing their app's tasks module:
+    a task calls back into the services, so the import would close a cycle. The registry lookup
+    returns the very task object (eager mode, routing and options unchanged) and raises KeyError on
+    a misspelt name instead of publishing a message no worker knows. Each app's ``ready()`` imports
+    its tasks module, so every process has them registered.
+    """
+    current_app.tasks[task_name].delay(*args)

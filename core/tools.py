@@ -19,25 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from core.exceptions import ApplicationError
+from core.exceptions import ApplicationError, ToolError  # ToolError re-exported: the tools' error shape
 
 logger = logging.getLogger(__name__)
 
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out", bound=BaseModel)
-
-
-class ToolError(BaseModel):
-    """A failure a person can understand. ``error`` is a stable code such as ``invalid_input``,
-    ``unknown_ticker``, ``no_data``, ``provider_unavailable``, ``forbidden`` or ``internal_error``."""
-
-    model_config = ConfigDict(frozen=True)
-
-    error: str
-    message: str
-    details: dict[str, Any] = Field(default_factory=dict)
 
 
 class ToolFailure(ApplicationError):

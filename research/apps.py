@@ -17,6 +17,7 @@ class ResearchConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, once the app registry is ready: the graph's modules import nothing from the
         # database at import time, and a review decision can then resume the chat graph by name.
+        from research import tasks  # noqa: F401  (registers the tasks services enqueue by name)
         from research.agent.graph import GRAPH_NAME, build_graph
         from reviews.graphs import register_graph
 

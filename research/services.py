@@ -21,11 +21,13 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.roles import ADMIN, can_access, has_role
+from core.tasks import enqueue
 from research.ingest.parsers import ParseError, sniff
 from research.models import Chunk, Document
 from research.retrieval.bm25 import corpus_version_bump
 
 logger = logging.getLogger(__name__)
+INGEST_TASK = "research.ingest_document"  # the Celery task (research/tasks.py) that calls document_ingest
 
 
 @dataclass
@@ -211,9 +213,7 @@ def _document_create(
 
 
 def _enqueue_ingest(document_id: int) -> None:
-    from research.tasks import ingest_document
-
-    ingest_document.delay(document_id)
+    enqueue(INGEST_TASK, document_id)  # by name: the task calls back into this module
 
 
 def _set_progress(document_id: int, progress: int, message: str, **fields: Any) -> None:

@@ -6,12 +6,14 @@ import logging
 
 from celery import shared_task
 
-from research.services import document_ingest, document_mark_failed
+from research.chat.services import CHAT_TURN_TASK
+from research.chat.services import chat_turn_run as chat_turn_run_service
+from research.services import INGEST_TASK, document_ingest, document_mark_failed
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name="research.ingest_document")
+@shared_task(name=INGEST_TASK)
 def ingest_document(document_id: int) -> str:
     """Ingest one document; safe to run twice (a finished document is left alone)."""
     from research.models import Document
@@ -28,9 +30,7 @@ def ingest_document(document_id: int) -> str:
 
 
 # --- research agent (chat) --------------------------------------------------------------------
-@shared_task(name="research.chat_turn_run")
+@shared_task(name=CHAT_TURN_TASK)
 def chat_turn_run(turn_id: int) -> str:
     """Run the chat agent for one turn; a turn that is no longer queued is skipped."""
-    from research.chat.services import chat_turn_run as run
-
-    return run(turn_id=turn_id)
+    return chat_turn_run_service(turn_id=turn_id)

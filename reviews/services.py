@@ -20,10 +20,12 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.roles import ADMIN, REVIEWER, has_role
+from core.tasks import enqueue
 from reviews.graphs import graph_names
 from reviews.models import ReviewDecision, ReviewTask
 
 # --- review tasks -----------------------------------------------------------------------------
+RESUME_TASK = "reviews.tasks.review_task_resume"  # the Celery task (reviews/tasks.py) that resumes a run
 _EDIT_MAX_CHARS = 100_000
 _REASON_MAX_CHARS = 4_000
 _HUMAN_OUTCOMES = {
@@ -187,9 +189,7 @@ def review_task_decide(
 
 
 def _enqueue_resume(task_id: int) -> None:
-    from reviews.tasks import review_task_resume
-
-    review_task_resume.delay(task_id)
+    enqueue(RESUME_TASK, task_id)  # by name: the task calls back into this module
 
 
 def review_task_close(*, task: ReviewTask, outcome: str, reason: str, actor: Any = None) -> bool:

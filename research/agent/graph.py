@@ -21,11 +21,9 @@ from langgraph.graph import END, START, StateGraph
 from core.checkpoint import db_node
 from research.agent import nodes, tool_nodes
 from research.agent.planner import TOOL_NODES, ToolNode
-from research.agent.state import ChatState
+from research.agent.state import GRAPH_NAME, ChatState
 
-# The graph's one name: the review tasks' ``graph_name`` (what a reviewer's decision resumes,
-# registered in ``research.apps``) and the run name and tag LangSmith shows.
-GRAPH_NAME = "research_chat"
+__all__ = ["GRAPH_NAME", "build_graph"]
 
 _TOOL_NODE: dict[str, ToolNode] = {name: name for name in TOOL_NODES}
 

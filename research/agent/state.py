@@ -16,6 +16,11 @@ from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from langgraph.types import Overwrite
 
+# The graph's one name: the review tasks' ``graph_name`` (what a reviewer's decision resumes,
+# registered in ``research.apps``) and the run name and tag LangSmith shows. It lives here, not in
+# graph.py, because the store needs it and graph.py imports the nodes that import the store.
+GRAPH_NAME = "research_chat"
+
 if TYPE_CHECKING:
     from core.llm import LLMResponse
 

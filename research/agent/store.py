@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from core.llm import LLMResponse
 from core.tools import call_tool
-from research.agent.graph import GRAPH_NAME
-from research.agent.state import ChatState
+from research.agent.state import GRAPH_NAME, ChatState
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import turn_memory
 from research.models import Chunk

@@ -13,16 +13,16 @@ from django.db.models import Max
 
 from core.audit import audit_record
 from core.roles import can_access
+from core.tasks import enqueue
 from research.chat.models import Conversation, Turn
 from research.chat.selectors import conversation_get, turn_get
 
 MAX_QUESTION_CHARS = 2000
+CHAT_TURN_TASK = "research.chat_turn_run"  # the Celery task (research/tasks.py) that calls chat_turn_run
 
 
 def _enqueue(turn_id: int) -> None:
-    from research.tasks import chat_turn_run
-
-    chat_turn_run.delay(turn_id)
+    enqueue(CHAT_TURN_TASK, turn_id)  # by name: the task calls back into this module
 
 
 def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str | None = None) -> Turn:
