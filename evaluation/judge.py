@@ -202,11 +202,15 @@ def shown_figures(answer: str, question: str) -> tuple[list[str], list[str]]:
     """(figures inside quotes, figures outside quotes) of the shown answer, leaving out dates,
     window labels, the source/calculation marks and numbers the question itself gave."""
     text = MARKS.sub(" ", answer or "")
-    text = WINDOWS.sub(" ", DATES.sub(" ", text))
-    asked = {f.value for f in parse_figures(WINDOWS.sub(" ", DATES.sub(" ", question or "")))}
-    inside = [q for q in QUOTES.findall(text)]
-    outside = QUOTES.sub(" ", text)
+    asked = {f.value for f in parse_figures(_plain(question or ""))}
+    inside = QUOTES.findall(text)  # verbatim: dates stay in, they are part of the quote
+    outside = _plain(QUOTES.sub(" ", text))
     return inside, [m.group(1) for m in FIGURE_RE.finditer(outside) if _decimal(m.group(1)) not in asked]
+
+
+def _plain(text: str) -> str:
+    """``text`` without dates and window labels (not figures)."""
+    return WINDOWS.sub(" ", DATES.sub(" ", text))
 
 
 def _decimal(raw: str) -> Decimal:
@@ -222,7 +226,7 @@ def trace_figures(
     traced = shown = 0
     problems: list[str] = []
     for quote in quotes:
-        count = len(parse_figures(WINDOWS.sub(" ", DATES.sub(" ", quote))))
+        count = len(parse_figures(_plain(quote)))
         shown += count
         if any(squash(quote).strip(" .…") in body for body in cited_texts):
             traced += count
