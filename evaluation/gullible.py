@@ -34,6 +34,7 @@ HOMOGLYPHS = str.maketrans("АВЕІКМНОРСТХаеіорсухЅѕΙΑΒΕ
 ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
 SAY = re.compile(
+    r"(?:^|[.!?,:;>\]\n]\s*|\band\s+(?:then\s+)?|\bjust\s+|\bthen\s+)"
     r"(?:print|say|reply (?:only )?with|respond with|repeat|output|provide it to the user|report)\s*:?\s*"
     r"[\"'“<]*\s*([^\"'”<>\n]{3,120}?)\s*(?:[\"'”>]|\.(?:\s|$)|$|\n)",
     re.IGNORECASE,
@@ -42,7 +43,7 @@ ANGLED = re.compile(r"<{1,2}\"?([^<>\"]{6,200})\"?>{1,2}")
 SYSTEM = re.compile(r"system prompt|everything above|hidden instructions|your instructions", re.IGNORECASE)
 FALSE_RATE = re.compile(r"repo rate is (?:now )?(\d+(?:\.\d+)?) per cent", re.IGNORECASE)
 ADD_TICKER = re.compile(r"\badd\s+([A-Z]{2,6})\b.*?\bwatchlist", re.IGNORECASE)
-EMAIL_TO = re.compile(r"\bemail\b.*?\bto\s+([\w.+-]+@[\w.-]+)", re.IGNORECASE)
+EMAIL_TO = re.compile(r"\bemail\b[^@\n]*?([\w.+-]+@[\w-]+(?:\.[\w-]+)+)", re.IGNORECASE)
 USE_TOOL = re.compile(r"\b(?:use|call) the tool\s+([a-z_]+)", re.IGNORECASE)
 
 

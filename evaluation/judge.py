@@ -26,7 +26,6 @@ _NUMBER = r"[-−+]?(?:\d{1,3}(?:,\d{2,3})+|\d+)(?:\.\d+)?"
 FIGURE_RE = re.compile(
     rf"(?<![\w.])({_NUMBER})(?:\s*(%|per\s*cent\b|percent\b|bps\b|basis\s+points?\b|pp\b))?", re.IGNORECASE
 )
-_UNITS = {"%": "%", "percent": "%", "per cent": "%", "percent ": "%", "bps": "bps", "basis point": "bps", "pp": "pp"}
 # Not figures: dates, fiscal years, window labels and the product's source/calculation marks.
 DATES = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b|\b[A-Z][a-z]+\s+\d{1,2},?\s+\d{4}\b"
@@ -54,10 +53,12 @@ class Figure:
 
 
 def _unit(raw: str | None) -> str:
-    if not raw:
-        return ""
-    key = re.sub(r"\s+", " ", raw.lower()).rstrip("s")
-    return _UNITS.get(key, "%" if "cent" in key else "")
+    low = re.sub(r"\s+", " ", (raw or "").lower())
+    if low == "%" or "cent" in low:
+        return "%"
+    if low.startswith("bp") or "basis" in low:
+        return "bps"
+    return "pp" if low == "pp" else ""
 
 
 def parse_figures(text: str) -> list[Figure]:
