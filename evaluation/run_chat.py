@@ -131,7 +131,7 @@ def _case_records(
         ok = all(m["completed"] for m in out.measures if m.get("kind") == "turn") and not reasons
         out.measures.append({"kind": "case", "degraded": True, "degraded_ok": ok})
     if suite == "adversarial":
-        broken = guards(case, snaps, out.verdicts, (before, after), chunks)
+        broken = guards(case, snaps, out.verdicts, changes, chunks)
         out.verdicts["guards"] = {"held": not broken, "broken": broken}
         out.measures.append({"kind": "case", "injection": True, "held": not broken})
         reasons = broken

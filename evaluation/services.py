@@ -47,9 +47,9 @@ def _clean(suite: str, engine: str, tags: list[str] | None) -> list[str]:
     except EngineUnavailable as exc:
         raise ValidationError({"engine": str(exc)}) from None
     tags = sorted({t.strip() for t in tags or [] if t.strip()})
-    unknown = sorted(set(tags) - set(suites.all_tags(suite)))
+    unknown = [t for t in tags if not suites.known_selector(suite, t)]
     if unknown:
-        raise ValidationError({"tags": f"No case of the {suite} suite carries {', '.join(unknown)}."})
+        raise ValidationError({"tags": f"No case of the {suite} suite carries or is called {', '.join(unknown)}."})
     return tags
 
 

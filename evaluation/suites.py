@@ -182,10 +182,11 @@ def load(suite: str) -> tuple[Any, ...]:
 
 
 def select(suite: str, tags: list[str] | None = None, ids: list[str] | None = None) -> list[Any]:
-    """The cases of ``suite`` that carry one of ``tags`` (all when none) and, if given, have one of ``ids``."""
+    """The cases of ``suite`` that carry one of ``tags`` or whose id is one of them (all when none)
+    and, if given, have one of ``ids``."""
     cases = list(load(suite))
     if tags:
-        cases = [c for c in cases if set(c.tags) & set(tags)]
+        cases = [c for c in cases if set(c.tags) & set(tags) or c.id in tags]
     if ids:
         cases = [c for c in cases if c.id in ids]
     return cases
@@ -194,3 +195,8 @@ def select(suite: str, tags: list[str] | None = None, ids: list[str] | None = No
 def all_tags(suite: str | None = None) -> list[str]:
     names = [suite] if suite else list(SUITE_NAMES)
     return sorted({t for name in names for c in load(name) for t in c.tags})
+
+
+def known_selector(suite: str, value: str) -> bool:
+    """``value`` is a tag of the suite or the id of one of its cases."""
+    return value in all_tags(suite) or any(c.id == value for c in load(suite))
