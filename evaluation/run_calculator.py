@@ -47,7 +47,7 @@ def run_case(case: CalcCase) -> CaseOutcome:
         case_id=case.id,
         version=case.version,
         variant="",
-        tags=["tatqa", case.scale or "no-scale"],
+        tags=list(case.tags),
         source="TAT-QA dev (NExTplusplus/TAT-QA @870accc4), gold derivation and answer",
         inputs={"question": case.question, "derivation": case.derivation, "scale": case.scale},
         expected={"answer": case.answer, "scale": case.scale},

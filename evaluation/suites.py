@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from evaluation import judge
 
@@ -129,6 +129,12 @@ class CalcCase(_Strict):
     derivation: str
     answer: float | int | str
     scale: str = ""
+
+    @model_validator(mode="after")
+    def _scale_tag(self) -> CalcCase:
+        if not self.tags:
+            self.tags = ["tatqa", self.scale or "no-scale"]
+        return self
 
 
 Case = ChatCase | BriefCase | CalcCase
