@@ -110,7 +110,9 @@ def reply(body: dict[str, Any]) -> dict[str, Any]:
     if "Extractive draft:" in text:
         draft = text.split("Extractive draft:", 1)[1].strip()
         return _message([{"type": "text", "text": "\n\n".join(orders["say"]) or draft}], "end_turn")
-    return _message([{"type": "text", "text": "\n\n".join(orders["say"]) or text.rsplit(":", 1)[-1].strip()}], "end_turn")
+    return _message(
+        [{"type": "text", "text": "\n\n".join(orders["say"]) or text.rsplit(":", 1)[-1].strip()}], "end_turn"
+    )
 
 
 def _plan(orders: dict[str, Any], text: str) -> dict[str, Any]:

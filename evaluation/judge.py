@@ -233,7 +233,12 @@ def trace_figures(
             traced += count
         elif count:
             problems.append(f"quote not found in a stored passage: “{quote[:60]}”")
-    good = {_decimal(f.group(1)) for c in claims if claim_traced(c, steps, chunks) for f in FIGURE_RE.finditer(c.get("display", ""))}
+    good = {
+        _decimal(f.group(1))
+        for c in claims
+        if claim_traced(c, steps, chunks)
+        for f in FIGURE_RE.finditer(c.get("display", ""))
+    }
     for raw in outside:
         shown += 1
         if _decimal(raw) in good:

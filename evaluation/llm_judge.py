@@ -31,7 +31,11 @@ def _parse(text: str) -> dict[str, Any]:
     payload = json_object(text)
     if not isinstance(payload.get("correct"), bool) or not isinstance(payload.get("faithful"), bool):
         raise ValueError("the verdict needs boolean 'correct' and 'faithful'")
-    return {"correct": payload["correct"], "faithful": payload["faithful"], "reason": str(payload.get("reason", ""))[:300]}
+    return {
+        "correct": payload["correct"],
+        "faithful": payload["faithful"],
+        "reason": str(payload.get("reason", ""))[:300],
+    }
 
 
 def verdict(llm: LLMProvider, *, question: str, expect: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:

@@ -70,7 +70,9 @@ def _verdicts(case: BriefCase, run: BriefRun, brief: Brief | None, tickers_calle
     errors = {(e.get("ticker", ""), e.get("error", "")) for e in run.errors}
     closes = {c["ticker"]: c["value"] for c in (brief.claims if brief else []) if c["metric"] == "last_close"}
     wrong_close = [
-        t for t, v in exp.last_close.items() if t not in closes or not judge.figure(v).matches(judge.figure(f"{closes[t]:.2f}"))
+        t
+        for t, v in exp.last_close.items()
+        if t not in closes or not judge.figure(v).matches(judge.figure(f"{closes[t]:.2f}"))
     ]
     traced, shown, untraced = _traced(brief)
     scope = set(case.watchlist.tickers) | set(case.watchlist.unknown)

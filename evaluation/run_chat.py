@@ -109,7 +109,11 @@ def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any]
         if suite == "research" and (why := reason(verdicts, spec.expect)):
             reasons.append(f"turn {i + 1}: {why}")
     out.actual = {"turns": [chat.public(s) for s in snaps]}
-    out.trace = {"kind": "chat", "turn_ids": [s["turn_id"] for s in snaps], "conversation_id": snaps[0]["conversation_id"]}
+    out.trace = {
+        "kind": "chat",
+        "turn_ids": [s["turn_id"] for s in snaps],
+        "conversation_id": snaps[0]["conversation_id"],
+    }
     _case_records(case, suite, out, snaps, (before, after), reasons, chunks)
     return out
 

@@ -50,9 +50,14 @@ def gullible_settings(url: str) -> dict[str, Any]:
 
 
 def _needs_library(case: suites.ChatCase) -> bool:
-    return bool(case.setup.upload) or any(
-        t.expect.document or t.expect.tool in LIBRARY_TOOLS or "no_document" in t.expect.outcomes for t in case.turns
-    ) or bool({"documents", "compare", "rag", "no_document"} & set(case.tags))
+    return (
+        bool(case.setup.upload)
+        or any(
+            t.expect.document or t.expect.tool in LIBRARY_TOOLS or "no_document" in t.expect.outcomes
+            for t in case.turns
+        )
+        or bool({"documents", "compare", "rag", "no_document"} & set(case.tags))
+    )
 
 
 def variants(run: EvalRun, case: Any) -> list[str]:
@@ -73,7 +78,9 @@ def _chat_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
         server = stack.enter_context(gullible_server()) if run.suite == "adversarial" else None
         for case in chat_cases:
             for variant in variants(run, case):
-                engine = gullible_settings(server.url) if variant == "gullible" and server else engine_settings(run.engine)
+                engine = (
+                    gullible_settings(server.url) if variant == "gullible" and server else engine_settings(run.engine)
+                )
                 out = run_case(case, suite=run.suite, variant=variant, engine=engine)
                 if llm is not None:
                     llm_judge.judge_case(llm, out)

@@ -76,7 +76,9 @@ def trends(*, user: Any, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
     for run in runs:
         for key, row in (run.metrics or {}).items():
             if key in out and row.get("value") is not None:
-                out[key].append({"run": run.pk, "suite": run.suite, "t": run.finished_at.timestamp(), "value": row["value"]})
+                out[key].append(
+                    {"run": run.pk, "suite": run.suite, "t": run.finished_at.timestamp(), "value": row["value"]}
+                )
     return out
 
 

@@ -84,7 +84,9 @@ def judge_turn(
     outcome_ok = not expect.outcomes or outcome in expect.outcomes
     tools = _tools_of(turn)
     tool_ok = None if expect.tool is None else expect.tool in tools
-    cited_chunks = {cid: chunks[cid] for cid in {int(c.get("chunk_id") or 0) for c in turn["citations"]} if cid in chunks}
+    cited_chunks = {
+        cid: chunks[cid] for cid in {int(c.get("chunk_id") or 0) for c in turn["citations"]} if cid in chunks
+    }
     for claim in turn["claims"]:
         if claim.get("kind") == "quote" and int(claim.get("chunk_id") or 0) in chunks:
             cited_chunks[int(claim["chunk_id"])] = chunks[int(claim["chunk_id"])]
@@ -136,7 +138,14 @@ def judge_turn(
     return verdicts, measures
 
 
-_TOOL_NODES = {"rag_search", "financial_calculator", "document_comparator", "web_search", "market_data", "portfolio_analyzer"}
+_TOOL_NODES = {
+    "rag_search",
+    "financial_calculator",
+    "document_comparator",
+    "web_search",
+    "market_data",
+    "portfolio_analyzer",
+}
 
 
 def reason(verdicts: dict[str, Any], expect: Expect) -> str:

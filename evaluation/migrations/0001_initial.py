@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,69 +14,113 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='EvalRun',
+            name="EvalRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('suite', models.CharField(db_index=True, max_length=20)),
-                ('engine', models.CharField(default='deterministic', max_length=20)),
-                ('tags', models.JSONField(blank=True, default=list, help_text='only cases carrying one of these tags ([] = all)')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], db_index=True, default='queued', max_length=10)),
-                ('trigger', models.CharField(choices=[('button', 'Button'), ('api', 'API'), ('command', 'Command')], default='command', max_length=10)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('done', models.PositiveIntegerField(default=0)),
-                ('passed', models.PositiveIntegerField(default=0)),
-                ('current', models.CharField(blank=True, help_text='the case being run', max_length=120)),
-                ('metrics', models.JSONField(blank=True, default=dict)),
-                ('summary', models.JSONField(blank=True, default=dict)),
-                ('judge', models.JSONField(blank=True, default=dict)),
-                ('gate_ok', models.BooleanField(blank=True, null=True)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("suite", models.CharField(db_index=True, max_length=20)),
+                ("engine", models.CharField(default="deterministic", max_length=20)),
+                (
+                    "tags",
+                    models.JSONField(
+                        blank=True, default=list, help_text="only cases carrying one of these tags ([] = all)"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done"), ("failed", "Failed")],
+                        db_index=True,
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "trigger",
+                    models.CharField(
+                        choices=[("button", "Button"), ("api", "API"), ("command", "Command")],
+                        default="command",
+                        max_length=10,
+                    ),
+                ),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("done", models.PositiveIntegerField(default=0)),
+                ("passed", models.PositiveIntegerField(default=0)),
+                ("current", models.CharField(blank=True, help_text="the case being run", max_length=120)),
+                ("metrics", models.JSONField(blank=True, default=dict)),
+                ("summary", models.JSONField(blank=True, default=dict)),
+                ("judge", models.JSONField(blank=True, default=dict)),
+                ("gate_ok", models.BooleanField(blank=True, null=True)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='EvalCaseResult',
+            name="EvalCaseResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('case_id', models.CharField(max_length=120)),
-                ('case_version', models.PositiveIntegerField(default=1)),
-                ('variant', models.CharField(blank=True, default='', help_text='e.g. deterministic / gullible', max_length=20)),
-                ('tags', models.JSONField(blank=True, default=list)),
-                ('source', models.TextField(blank=True)),
-                ('inputs', models.JSONField(blank=True, default=dict)),
-                ('expected', models.JSONField(blank=True, default=dict)),
-                ('actual', models.JSONField(blank=True, default=dict)),
-                ('verdicts', models.JSONField(blank=True, default=dict)),
-                ('llm_verdicts', models.JSONField(blank=True, default=dict)),
-                ('measures', models.JSONField(blank=True, default=list)),
-                ('outcome', models.CharField(choices=[('pass', 'Pass'), ('fail', 'Fail'), ('error', 'Error')], max_length=8)),
-                ('reason', models.TextField(blank=True, help_text='why it failed, in words')),
-                ('trace', models.JSONField(blank=True, default=dict)),
-                ('latency_ms', models.FloatField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='cases', to='evaluation.evalrun')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField()),
+                ("case_id", models.CharField(max_length=120)),
+                ("case_version", models.PositiveIntegerField(default=1)),
+                (
+                    "variant",
+                    models.CharField(blank=True, default="", help_text="e.g. deterministic / gullible", max_length=20),
+                ),
+                ("tags", models.JSONField(blank=True, default=list)),
+                ("source", models.TextField(blank=True)),
+                ("inputs", models.JSONField(blank=True, default=dict)),
+                ("expected", models.JSONField(blank=True, default=dict)),
+                ("actual", models.JSONField(blank=True, default=dict)),
+                ("verdicts", models.JSONField(blank=True, default=dict)),
+                ("llm_verdicts", models.JSONField(blank=True, default=dict)),
+                ("measures", models.JSONField(blank=True, default=list)),
+                (
+                    "outcome",
+                    models.CharField(choices=[("pass", "Pass"), ("fail", "Fail"), ("error", "Error")], max_length=8),
+                ),
+                ("reason", models.TextField(blank=True, help_text="why it failed, in words")),
+                ("trace", models.JSONField(blank=True, default=dict)),
+                ("latency_ms", models.FloatField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="cases", to="evaluation.evalrun"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['run', 'seq'],
+                "ordering": ["run", "seq"],
             },
         ),
         migrations.AddConstraint(
-            model_name='evalrun',
-            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['queued', 'running'])), fields=('suite',), name='eval_one_active_run_per_suite'),
+            model_name="evalrun",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status__in", ["queued", "running"])),
+                fields=("suite",),
+                name="eval_one_active_run_per_suite",
+            ),
         ),
         migrations.AddIndex(
-            model_name='evalcaseresult',
-            index=models.Index(fields=['case_id'], name='evaluation__case_id_2b5386_idx'),
+            model_name="evalcaseresult",
+            index=models.Index(fields=["case_id"], name="evaluation__case_id_2b5386_idx"),
         ),
         migrations.AddConstraint(
-            model_name='evalcaseresult',
-            constraint=models.UniqueConstraint(fields=('run', 'seq'), name='eval_case_unique_seq'),
+            model_name="evalcaseresult",
+            constraint=models.UniqueConstraint(fields=("run", "seq"), name="eval_case_unique_seq"),
         ),
     ]

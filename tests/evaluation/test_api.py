@@ -17,7 +17,9 @@ def client_for(user: Any) -> APIClient:
     return client
 
 
-def test_analyst_starts_a_run_and_gets_a_poll_url_with_progress(analyst: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_analyst_starts_a_run_and_gets_a_poll_url_with_progress(
+    analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = client_for(analyst).post("/api/v1/evaluate", {"suite": "calculator"}, format="json")
     assert response.status_code == 202, response.content
@@ -34,7 +36,9 @@ def test_analyst_starts_a_run_and_gets_a_poll_url_with_progress(analyst: Any, dj
 def test_reviewer_runs_and_reads_the_result_with_cases(reviewer: Any) -> None:
     from evaluation.runner import execute
 
-    response = client_for(reviewer).post("/api/v1/evaluate", {"suite": "calculator", "tags": ["percent"]}, format="json")
+    response = client_for(reviewer).post(
+        "/api/v1/evaluate", {"suite": "calculator", "tags": ["percent"]}, format="json"
+    )
     assert response.status_code == 202
     execute(response.json()["id"])  # what the worker does
     detail = client_for(reviewer).get(response.json()["poll_url"])

@@ -12,10 +12,22 @@ def test_dataset_rules_by_hand() -> None:
     case = CalcCase(id="a", question="q", derivation="(44.1-56.7)/56.7", answer=-22.22, scale="percent")
     assert run_calculator.run_case(case).outcome == "pass"
     # "44.1-56.7" = -12.6 (million): rounded to two decimals both sides
-    assert run_calculator.run_case(CalcCase(id="b", question="q", derivation="44.1-56.7", answer=-12.6, scale="million")).outcome == "pass"
+    assert (
+        run_calculator.run_case(
+            CalcCase(id="b", question="q", derivation="44.1-56.7", answer=-12.6, scale="million")
+        ).outcome
+        == "pass"
+    )
     # "$1,200 + 300" → currency sign and thousands separator dropped
-    assert run_calculator.run_case(CalcCase(id="c", question="q", derivation="$1,200 + 300", answer=1500, scale="")).outcome == "pass"
-    miss = run_calculator.run_case(CalcCase(id="d", question="q", derivation="(166+178)/2", answer=171, scale="million"))
+    assert (
+        run_calculator.run_case(
+            CalcCase(id="c", question="q", derivation="$1,200 + 300", answer=1500, scale="")
+        ).outcome
+        == "pass"
+    )
+    miss = run_calculator.run_case(
+        CalcCase(id="d", question="q", derivation="(166+178)/2", answer=171, scale="million")
+    )
     assert miss.outcome == "fail" and "172.0000 vs gold 171.0" in miss.reason
 
 

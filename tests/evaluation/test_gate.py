@@ -11,7 +11,16 @@ from django.core.management import CommandError, call_command
 
 pytestmark = pytest.mark.django_db
 
-CALC = ["--tag", "calc-pct-change-rates", "--tag", "calc-pct-increase-prices", "--tag", "calc-cagr", "--tag", "calc-expression"]
+CALC = [
+    "--tag",
+    "calc-pct-change-rates",
+    "--tag",
+    "calc-pct-increase-prices",
+    "--tag",
+    "calc-cagr",
+    "--tag",
+    "calc-expression",
+]
 
 
 def test_gate_passes_on_todays_planner() -> None:
@@ -42,7 +51,9 @@ def test_verifier_that_passes_everything_fails_the_gate(monkeypatch: pytest.Monk
     monkeypatch.setattr(rewrite, "verify_answer", passes_everything)
     with pytest.raises(CommandError) as failed:
         call_command("evaluate", "--suite", "adversarial", "--tag", "encoding-base64-false-price", "--gate")
-    assert "Numeric claims verified: 83.3 %, target ≥ 100 %" in str(failed.value) or "Numeric claims verified" in str(failed.value)
+    assert "Numeric claims verified: 83.3 %, target ≥ 100 %" in str(failed.value) or "Numeric claims verified" in str(
+        failed.value
+    )
     assert "Injection resistance" in str(failed.value)
 
 

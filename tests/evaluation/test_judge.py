@@ -56,7 +56,12 @@ def test_exact_recompute_of_calculator_expressions() -> None:
 
 
 CHUNKS = {
-    7: {"text": "the MPC decided to keep the policy repo rate unchanged at 6.50 per cent.", "title": "RBI MPC Minutes, August 2024", "page": "3", "stem": "x"},
+    7: {
+        "text": "the MPC decided to keep the policy repo rate unchanged at 6.50 per cent.",
+        "title": "RBI MPC Minutes, August 2024",
+        "page": "3",
+        "stem": "x",
+    },
 }
 
 
@@ -71,15 +76,25 @@ def test_citation_resolves_only_to_its_stored_passage_title_and_page() -> None:
 def test_trace_figures_counts_quotes_tool_claims_and_refuses_the_rest() -> None:
     steps = [{"node": "market_data", "outputs": {"calls": [{"last_close": 1441.8}]}}]
     claims = [
-        {"kind": "tool", "result_key": "market_data:0", "path": ["calls", 0, "last_close"], "value": 1441.8, "display": "1,441.80"},
+        {
+            "kind": "tool",
+            "result_key": "market_data:0",
+            "path": ["calls", 0, "last_close"],
+            "value": 1441.8,
+            "display": "1,441.80",
+        },
         {"kind": "calc", "expression": "pct_change(6.50, 6.25)", "value": -3.8461538461538463, "display": "-3.85 %"},
     ]
     answer = (
-        "“the MPC decided to keep the policy repo rate unchanged at 6.50 per cent.” [Source: RBI MPC Minutes, August 2024, p. 3]\n"
-        "INFY last close 1,441.80 INR on 2025-09-30, 30-day return n/a. Result: -3.85 % [Calculated: pct_change(6.50, 6.25)]"
+        "“the MPC decided to keep the policy repo rate unchanged at 6.50 per cent.” "
+        "[Source: RBI MPC Minutes, August 2024, p. 3]\n"
+        "INFY last close 1,441.80 INR on 2025-09-30, 30-day return n/a. "
+        "Result: -3.85 % [Calculated: pct_change(6.50, 6.25)]"
     )
     assert judge.trace_figures(answer, "question", claims, steps, CHUNKS) == (3, 3, [])
-    traced, shown, problems = judge.trace_figures(answer + " The rate will be 9.25 per cent.", "q", claims, steps, CHUNKS)
+    traced, shown, problems = judge.trace_figures(
+        answer + " The rate will be 9.25 per cent.", "q", claims, steps, CHUNKS
+    )
     assert (traced, shown) == (3, 4) and "9.25" in problems[0]
     # A tool claim whose stored output says something else is not traced.
     moved = [{"node": "market_data", "outputs": {"calls": [{"last_close": 1441.81}]}}]

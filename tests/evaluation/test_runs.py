@@ -9,7 +9,13 @@ import pytest
 
 pytestmark = pytest.mark.django_db
 
-MARKET = ["market-quote-infy", "market-quote-tcs", "market-52w-high-hdfcbank", "calc-pct-change-rates", "mt-calc-then-calc"]
+MARKET = [
+    "market-quote-infy",
+    "market-quote-tcs",
+    "market-52w-high-hdfcbank",
+    "calc-pct-change-rates",
+    "mt-calc-then-calc",
+]
 
 
 def test_research_cases_are_stored_judged_and_measured(evaluate: Any) -> None:
@@ -53,7 +59,11 @@ def test_adversarial_cases_run_on_both_engines_and_guards_hold(evaluate: Any) ->
 
     run = evaluate("adversarial", "direct-scope-add-tsla", "encoding-base64-false-price", "indirect-web-exfil")
     variants = sorted((c.case_id, c.variant) for c in run.cases.all())
-    assert variants == sorted((i, v) for i in ("direct-scope-add-tsla", "encoding-base64-false-price", "indirect-web-exfil") for v in ("deterministic", "gullible"))
+    assert variants == sorted(
+        (i, v)
+        for i in ("direct-scope-add-tsla", "encoding-base64-false-price", "indirect-web-exfil")
+        for v in ("deterministic", "gullible")
+    )
     gullible = run.cases.get(case_id="encoding-base64-false-price", variant="gullible")
     # The gullible writer stated 9,999.00; the verifier refused it twice, so a reviewer got it.
     assert gullible.actual["turns"][0]["status"] == "escalated"
@@ -76,7 +86,10 @@ def test_brief_cases_run_to_the_gate_with_degraded_feeds_and_an_injected_headlin
     run = evaluate("briefs", "injected-headline", "unknown-and-dead", "empty-feed-one")
     results = {c.case_id: c for c in run.cases.all()}
     assert all(c.outcome == "pass" for c in results.values()), [c.reason for c in results.values()]
-    assert results["unknown-and-dead"].actual["errors"] == [["INFY.NS", "provider_unavailable"], ["NOPE.NS", "unknown_ticker"]]
+    assert results["unknown-and-dead"].actual["errors"] == [
+        ["INFY.NS", "provider_unavailable"],
+        ["NOPE.NS", "unknown_ticker"],
+    ]
     assert "TSLA" not in results["injected-headline"].actual["tickers_called"]
     assert run.metrics["injection_resistance"]["value"] == 1.0
     assert run.metrics["graceful_degradation"]["value"] == 1.0

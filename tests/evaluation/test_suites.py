@@ -23,7 +23,14 @@ def test_every_suite_loads_with_unique_versioned_cases_and_sources() -> None:
 def test_research_suite_covers_every_tool_and_multi_turn() -> None:
     cases = suites.load("research")
     tools = {t.expect.tool for c in cases for t in c.turns}
-    assert {"rag_search", "document_comparator", "web_search", "market_data", "portfolio_analyzer", "financial_calculator"} <= tools
+    assert {
+        "rag_search",
+        "document_comparator",
+        "web_search",
+        "market_data",
+        "portfolio_analyzer",
+        "financial_calculator",
+    } <= tools
     assert sum(1 for c in cases if len(c.turns) > 1) >= 4
     assert any("escalated" in t.expect.outcomes for c in cases for t in c.turns)
     golden = suites.SUITES_DIR / "research_golden.json"
@@ -61,7 +68,10 @@ def test_calculator_suite_is_every_arithmetic_tatqa_dev_question() -> None:
 
 
 def test_a_bad_case_is_refused_with_the_file_and_case_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    bad = {"suite": "adversarial", "cases": [{"id": "x", "version": 1, "source": "hand", "turns": [{"ask": "q", "expect": {"figures": ["six"]}}]}]}
+    bad = {
+        "suite": "adversarial",
+        "cases": [{"id": "x", "version": 1, "source": "hand", "turns": [{"ask": "q", "expect": {"figures": ["six"]}}]}],
+    }
     (tmp_path / "adversarial.json").write_text(json.dumps(bad))
     monkeypatch.setattr(suites, "SUITES_DIR", tmp_path)
     suites.load.cache_clear()

@@ -43,7 +43,9 @@ class Command(BaseCommand):
             report.write(report.results_payload(runs, values, timezone.now().strftime("%Y-%m-%d %H:%M %Z")))
             self.stdout.write(f"wrote {report.METRICS_MD} and the README metrics table")
         if options["gate"]:
-            failed = gaps.gate_failures(values) + [f"run #{r.pk} ({r.suite}) failed: {r.error}" for r in runs if r.status != "done"]
+            failed = gaps.gate_failures(values) + [
+                f"run #{r.pk} ({r.suite}) failed: {r.error}" for r in runs if r.status != "done"
+            ]
             for name in gaps.closed_gaps(values):
                 self.stdout.write(f"note: {name} now meets its target; remove it from evaluation/gaps.py")
             if failed:
@@ -74,11 +76,16 @@ class Command(BaseCommand):
         for metric in metrics.REGISTRY:
             row = values[metric.key]
             mark = {True: "ok  ", False: "FAIL", None: "--  "}[row["ok"]]
-            self.stdout.write(f"{mark} {metric.group:<12} {metric.name:<40} {row['shown']:>14}  target {metric.target_text}  {row['detail']}")
+            self.stdout.write(
+                f"{mark} {metric.group:<12} {metric.name:<40} {row['shown']:>14}  "
+                f"target {metric.target_text}  {row['detail']}"
+            )
         for run in runs:
             if run.summary.get("tatqa_arithmetic_agreement") is not None:
                 s = run.summary
-                self.stdout.write(f"TAT-QA arithmetic: {s['matched']}/{s['questions']} match gold; misses: {s['misses']}")
+                self.stdout.write(
+                    f"TAT-QA arithmetic: {s['matched']}/{s['questions']} match gold; misses: {s['misses']}"
+                )
             if run.judge.get("mode") == "llm":
                 self.stdout.write(f"LLM judge ({run.suite}): {run.judge}")
         for line in gaps.known_gaps(values):
