@@ -67,6 +67,8 @@ def test_filters_and_diff_pages(page: Any, live_server: Any, analyst: Any, trans
     execute(first.pk)
     second = eval_run_start(user=analyst, suite="calculator", tags=["percent", "million"], trigger="command")
     execute(second.pk)
+    first.refresh_from_db()
+    second.refresh_from_db()
     browser_login(page, live_server, analyst.email)
     page.goto(f"{live_server.url}/evaluation/runs/{second.pk}/")
     page.select_option('select[name="outcome"]', "fail")
