@@ -80,9 +80,9 @@ def _share(records: Iterable[Record], flag: str, where: str | None = None) -> Re
 def _ratio(records: Iterable[Record], num: str, den: str) -> Result:
     rows = list(records)
     top, bottom = sum(int(r.get(num) or 0) for r in rows), sum(int(r.get(den) or 0) for r in rows)
-    if not rows:
-        return Result(None, 0)
-    return Result(top / bottom if bottom else 1.0, bottom, f"{top} of {bottom}")
+    if not bottom:
+        return Result(None, 0)  # nothing shown: not measured (rather than a vacuous 100 %)
+    return Result(top / bottom, bottom, f"{top} of {bottom}")
 
 
 def _mean(records: Iterable[Record], field: str, where: str = "turn") -> Result:

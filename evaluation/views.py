@@ -117,6 +117,54 @@ def run_delete(request: HtmxHttpRequest, run_id: int) -> HttpResponse:
     return redirect("evaluation:index")
 
 
+def verdict_lines(v: dict[str, Any]) -> list[dict[str, Any]]:
+    """The judge's verdicts on a turn as sentences for a person (ok: True/False/None)."""
+    if not v:
+        return []
+    lines = [
+        {
+            "text": f"Ended {v.get('outcome')}" + ("" if v.get("outcome_ok") else ", not as expected"),
+            "ok": v.get("outcome_ok"),
+        },
+        {
+            "text": "Expected figures stated"
+            if not v.get("figures_missing")
+            else "Missing expected figure(s): " + ", ".join(v["figures_missing"]),
+            "ok": not v.get("figures_missing"),
+        },
+        {
+            "text": "Expected document cited" if v.get("document_ok") else "Expected document not cited",
+            "ok": v.get("document_ok"),
+        },
+        {"text": "Expected page cited" if v.get("page_ok") else "No expected page cited", "ok": v.get("page_ok")},
+    ]
+    if v.get("tool_ok") is not None:
+        lines.append({"text": "Expected tool ran" if v["tool_ok"] else "Expected tool did not run", "ok": v["tool_ok"]})
+    if v.get("citations_total"):
+        ok = v["citations_ok"] == v["citations_total"]
+        lines.append(
+            {
+                "text": f"Citations resolving to their stored passage: {v['citations_ok']} of {v['citations_total']}",
+                "ok": ok,
+            }
+        )
+    if v.get("figures_shown"):
+        ok = v["figures_traced"] == v["figures_shown"]
+        lines.append(
+            {"text": f"Figures traced to stored evidence: {v['figures_traced']} of {v['figures_shown']}", "ok": ok}
+        )
+    if v.get("faithful") is not None:
+        lines.append(
+            {
+                "text": "Quotes verbatim in the passages this turn retrieved"
+                if v["faithful"]
+                else "A quote is not in the retrieved passages",
+                "ok": v["faithful"],
+            }
+        )
+    return lines
+
+
 @area_required("evaluation")
 @require_http_methods(["GET"])
 def case_detail(request: HtmxHttpRequest, case_pk: int) -> HttpResponse:
@@ -132,6 +180,7 @@ def case_detail(request: HtmxHttpRequest, case_pk: int) -> HttpResponse:
                 "expect": (case.expected.get("turns") or [{}] * len(actual))[i],
                 "actual": turn,
                 "verdicts": case.verdicts.get(key, {}),
+                "lines": verdict_lines(case.verdicts.get(key, {})),
                 "llm": case.llm_verdicts.get(key),
             }
         )

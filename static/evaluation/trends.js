@@ -16,7 +16,7 @@
     new uPlot({
       width: width, height: 110, legend: { show: false }, cursor: { y: false },
       scales: { x: { time: true } },
-      axes: [{ show: false }, { size: 46, values: (u, vals) => vals.map((v) => +v.toFixed(2) + (suffix[c.unit] || "")) }],
+      axes: [{ show: false }, { size: 64, font: "11px system-ui", values: (u, vals) => vals.map((v) => +v.toFixed(2) + (suffix[c.unit] || "")) }],
       series: [{}, { label: c.name, stroke: "#0b5cad", width: 2, points: { size: 5 } },
                { label: "target", stroke: "#b42318", dash: [4, 4], width: 1, points: { show: false } }],
     }, [xs, ys, target], box);
