@@ -75,7 +75,7 @@ def trends(*, user: Any, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {m.key: [] for m in metrics.REGISTRY}
     for run in runs:
         for key, row in (run.metrics or {}).items():
-            if key in out and row.get("value") is not None:
+            if key in out and row.get("value") is not None and run.finished_at is not None:
                 out[key].append(
                     {"run": run.pk, "suite": run.suite, "t": run.finished_at.timestamp(), "value": row["value"]}
                 )

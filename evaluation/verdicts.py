@@ -54,8 +54,8 @@ def _faithful(answer: str, steps: list[dict[str, Any]]) -> bool | None:
 
 
 def _document_and_page(expect: Expect, turn: dict[str, Any], chunks: dict[int, dict[str, Any]]) -> tuple[bool, bool]:
-    cited = [chunks.get(int(c.get("chunk_id") or 0)) for c in turn["citations"]]
-    cited = [c for c in cited if c is not None]
+    ids = [int(c.get("chunk_id") or 0) for c in turn["citations"]]
+    cited = [chunks[i] for i in ids if i in chunks]
     doc_ok = expect.document is None or any(c["stem"] == expect.document for c in cited)
     pages = [expect.page] if isinstance(expect.page, int) else list(expect.page or [])
     page_ok = not pages or any(
@@ -110,22 +110,27 @@ def judge_turn(
         "faithful": _faithful(answer, turn["steps"]) if shown else None,
         "correct": correct,
     }
+    return verdicts, _measures(expect, turn, verdicts, tool_ok)
+
+
+def _measures(expect: Expect, turn: dict[str, Any], verdicts: dict[str, Any], tool_ok: bool | None) -> dict[str, Any]:
+    """What the metric registry reads from one judged turn."""
     events = {e.get("event") for e in turn.get("guardrail_events", [])}
     tool_error = any(s["node"] in _TOOL_NODES and s.get("error") for s in turn["steps"])
     expect_answer = expect.outcomes == ["answered"]
-    measures = {
+    return {
         "kind": "turn",
         "completed": turn["status"] in {"done", "escalated"},
         "tool_ok": tool_ok,
         "loop": "loop_detected" in events,
         "tool_error": tool_error,
         "recovered": turn["status"] in {"done", "escalated"} if tool_error else None,
-        "correct": correct,
+        "correct": verdicts["correct"],
         "faithful": verdicts["faithful"],
         "citations_ok": verdicts["citations_ok"],
         "citations_total": verdicts["citations_total"],
-        "figures_traced": traced,
-        "figures_shown": shown_n,
+        "figures_traced": verdicts["figures_traced"],
+        "figures_shown": verdicts["figures_shown"],
         "steps": len(turn["steps"]),
         "latency_ms": turn.get("latency_ms"),
         "cost_usd": turn.get("cost_usd") or 0.0,
@@ -133,9 +138,8 @@ def judge_turn(
         "fast_path": turn.get("plan_path") not in {"llm", "fallback", "none", ""},
         "expect_answer": expect_answer,
         "guardrail_fired": bool(events & GUARDRAIL_EVENTS) if expect_answer else None,
-        "escalated": outcome == "escalated" if expect_answer else None,
+        "escalated": verdicts["outcome"] == "escalated" if expect_answer else None,
     }
-    return verdicts, measures
 
 
 _TOOL_NODES = {

@@ -49,7 +49,7 @@ def test_figure_parse_units_and_places() -> None:
 
 def test_exact_recompute_of_calculator_expressions() -> None:
     assert judge.recompute("pct_change(6.50, 6.25)") == pytest.approx(-3.846153846, abs=1e-9)
-    assert float(judge.recompute("(1523.2 - 1480.5) / 1480.5 * 100")) == pytest.approx(2.884160756, abs=1e-9)
+    assert judge.recompute("(1523.2 - 1480.5) / 1480.5 * 100") == pytest.approx(2.884160756, abs=1e-9)
     assert judge.recompute("0.4*12.1 + 0.6*8.3") == Decimal("9.82")  # exact: Fraction compares equal
     assert judge.recompute("12.5% * 200") == 25
     assert judge.recompute("__import__('os')") is None
