@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock | cksum | cut -d' ' -f
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint format pytest chromium mcp-clients bench clean
+.PHONY: install demo test lint format pytest chromium mcp-clients bench clean eval-gate eval-report
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,10 +53,22 @@ mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
 pytest: install chromium mcp-clients
 	$(BIN)/python -m pytest $(PYTEST_ARGS)  # env: tests/pytest_env.py
 
-test: lint pytest
+test: lint pytest eval-gate
+
+# The evaluation gate: every deterministic suite, offline, on its own embedded Postgres/Redis under
+# var/eval-gate (the corpus it ingests once is kept there); fails when a metric is below its target.
+EVAL_ENV = ALPHADESK_VAR_DIR=$(CURDIR)/var/eval-gate
+eval-gate: install
+	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic --gate
+
+# Same runs, and regenerate evaluation/results/METRICS.md and the README's metrics table.
+eval-report: install
+	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic --write-results
 
 bench: install
 	ALPHADESK_VAR_DIR=$(CURDIR)/var/bench $(BIN)/python -m bench
 
 clean:
-	rm -rf var/test var/bench
+	rm -rf var/test var/bench var/eval-gate

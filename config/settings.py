@@ -414,3 +414,8 @@ AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
 # Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
 WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]
+
+# --- evaluation harness -----------------------------------------------------------------------
+# An active run older than this is taken as abandoned (its worker died) and the suite may run again.
+EVALUATION_STALE_MINUTES = env.int("EVALUATION_STALE_MINUTES", default=60)
+EVALUATION_WEB_REPLAY = ""  # set per case by the evaluation (evaluation/web_replay.py)

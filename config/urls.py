@@ -15,6 +15,7 @@ api_v1 = [
     path("research/", include("research.api_urls")),  # --- research ---
     path("", include("research.chat.api_urls")),  # --- research agent (chat) ---
     path("", include("briefs.api_urls")),  # --- briefs ---
+    path("", include("evaluation.api_urls")),  # --- evaluation ---
 ]
 
 urlpatterns = [

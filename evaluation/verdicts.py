@@ -1,0 +1,172 @@
+"""The judge's verdicts on one chat turn and the measures the metric registry reads from it.
+
+``judge_turn`` is pure: the runner hands in the turn as stored (answer, claims, citations,
+status, trace steps with their outputs) and the stored chunks the turn cited or retrieved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evaluation import judge
+from evaluation.suites import Expect
+
+DOCUMENT_NODES = {"rag_search", "document_comparator"}
+RETRIEVAL_NODES = {"rag_search", "document_comparator"}
+GUARDRAIL_EVENTS = {"depth_limit", "token_budget", "latency_cap", "loop_detected", "low_confidence"}
+
+
+def outcome_of(turn: dict[str, Any]) -> str:
+    """What the turn ended as: answered, escalated, no_document, refused, failed or cancelled."""
+    status = turn["status"]
+    if status == "escalated":
+        return "escalated"
+    if status != "done":
+        return str(status)
+    if turn.get("answered_by") == "reviewer":
+        return "escalated"
+    nodes = {s["node"] for s in turn["steps"]}
+    if nodes & DOCUMENT_NODES and not turn["citations"] and not any(c.get("kind") != "quote" for c in turn["claims"]):
+        return "no_document"
+    return "answered"
+
+
+def _retrieved_texts(steps: list[dict[str, Any]]) -> list[str]:
+    """Every passage text the turn's retrieval steps returned (as stored on the trace step)."""
+    texts: list[str] = []
+    for step in steps:
+        if step["node"] not in RETRIEVAL_NODES or not isinstance(step.get("outputs"), dict):
+            continue
+        out = step["outputs"]
+        texts += [judge.squash(p.get("text", "")) for p in out.get("passages", [])]
+        texts += [judge.squash(f.get("quote", "")) for f in out.get("facts", [])]
+    return texts
+
+
+def _faithful(answer: str, steps: list[dict[str, Any]]) -> bool | None:
+    """Every quote in the answer is verbatim in a passage this turn retrieved (None: no quotes)."""
+    quotes = [judge.squash(q).strip(" .…") for q in judge.QUOTES.findall(answer or "")]
+    quotes = [q for q in quotes if q]
+    if not quotes:
+        return None
+    texts = _retrieved_texts(steps)
+    return all(any(q in t for t in texts) for q in quotes)
+
+
+def _document_and_page(expect: Expect, turn: dict[str, Any], chunks: dict[int, dict[str, Any]]) -> tuple[bool, bool]:
+    ids = [int(c.get("chunk_id") or 0) for c in turn["citations"]]
+    cited = [chunks[i] for i in ids if i in chunks]
+    doc_ok = expect.document is None or any(c["stem"] == expect.document for c in cited)
+    pages = [expect.page] if isinstance(expect.page, int) else list(expect.page or [])
+    page_ok = not pages or any(
+        c["stem"] == (expect.document or c["stem"]) and str(c["page"]) in {str(p) for p in pages} for c in cited
+    )
+    return doc_ok, page_ok
+
+
+def _tools_of(turn: dict[str, Any]) -> set[str]:
+    names: set[str] = set()
+    for step in turn["steps"]:
+        names.add(step["node"])
+        names.update(t for t in str(step.get("tool") or "").split(",") if t)
+    return names
+
+
+def judge_turn(
+    expect: Expect, turn: dict[str, Any], chunks: dict[int, dict[str, Any]], question: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(verdicts, measures) of one turn against its expectation."""
+    outcome = outcome_of(turn)
+    answer = turn["answer"]
+    shown = outcome == "answered" or (outcome == "no_document")
+    missing = judge.missing_figures(expect.figures, answer) if expect.figures else []
+    doc_ok, page_ok = _document_and_page(expect, turn, chunks)
+    outcome_ok = not expect.outcomes or outcome in expect.outcomes
+    tools = _tools_of(turn)
+    tool_ok = None if expect.tool is None else expect.tool in tools
+    cited_chunks = {
+        cid: chunks[cid] for cid in {int(c.get("chunk_id") or 0) for c in turn["citations"]} if cid in chunks
+    }
+    for claim in turn["claims"]:
+        if claim.get("kind") == "quote" and int(claim.get("chunk_id") or 0) in chunks:
+            cited_chunks[int(claim["chunk_id"])] = chunks[int(claim["chunk_id"])]
+    traced, shown_n, untraced = (
+        judge.trace_figures(answer, question, turn["claims"], turn["steps"], cited_chunks) if shown else (0, 0, [])
+    )
+    resolving = [judge.citation_resolves(c, chunks) for c in turn["citations"]] if shown else []
+    correct = outcome_ok and not missing and doc_ok and page_ok
+    verdicts = {
+        "outcome": outcome,
+        "outcome_ok": outcome_ok,
+        "figures_missing": missing,
+        "document_ok": doc_ok,
+        "page_ok": page_ok,
+        "tool_ok": tool_ok,
+        "citations_ok": sum(resolving),
+        "citations_total": len(resolving),
+        "figures_traced": traced,
+        "figures_shown": shown_n,
+        "untraced": untraced[:5],
+        "faithful": _faithful(answer, turn["steps"]) if shown else None,
+        "correct": correct,
+    }
+    return verdicts, _measures(expect, turn, verdicts, tool_ok)
+
+
+def _measures(expect: Expect, turn: dict[str, Any], verdicts: dict[str, Any], tool_ok: bool | None) -> dict[str, Any]:
+    """What the metric registry reads from one judged turn."""
+    events = {e.get("event") for e in turn.get("guardrail_events", [])}
+    tool_error = any(s["node"] in _TOOL_NODES and s.get("error") for s in turn["steps"])
+    expect_answer = expect.outcomes == ["answered"]
+    return {
+        "kind": "turn",
+        "completed": turn["status"] in {"done", "escalated"},
+        "tool_ok": tool_ok,
+        "loop": "loop_detected" in events,
+        "tool_error": tool_error,
+        "recovered": turn["status"] in {"done", "escalated"} if tool_error else None,
+        "correct": verdicts["correct"],
+        "faithful": verdicts["faithful"],
+        "citations_ok": verdicts["citations_ok"],
+        "citations_total": verdicts["citations_total"],
+        "figures_traced": verdicts["figures_traced"],
+        "figures_shown": verdicts["figures_shown"],
+        "steps": len(turn["steps"]),
+        "latency_ms": turn.get("latency_ms"),
+        "cost_usd": turn.get("cost_usd") or 0.0,
+        "tokens": turn.get("tokens") or 0,
+        "fast_path": turn.get("plan_path") not in {"llm", "fallback", "none", ""},
+        "expect_answer": expect_answer,
+        "guardrail_fired": bool(events & GUARDRAIL_EVENTS) if expect_answer else None,
+        "escalated": verdicts["outcome"] == "escalated" if expect_answer else None,
+    }
+
+
+_TOOL_NODES = {
+    "rag_search",
+    "financial_calculator",
+    "document_comparator",
+    "web_search",
+    "market_data",
+    "portfolio_analyzer",
+}
+
+
+def reason(verdicts: dict[str, Any], expect: Expect) -> str:
+    """Why a turn failed, in words ("" when it passed)."""
+    parts = []
+    if not verdicts["outcome_ok"]:
+        parts.append(f"ended {verdicts['outcome']}, expected {' or '.join(expect.outcomes)}")
+    if verdicts["figures_missing"]:
+        parts.append("missing figure(s) " + ", ".join(verdicts["figures_missing"]))
+    if not verdicts["document_ok"]:
+        parts.append(f"did not cite {expect.document}")
+    if not verdicts["page_ok"]:
+        parts.append(f"cited no expected page ({expect.page})")
+    if verdicts["tool_ok"] is False:
+        parts.append(f"did not run {expect.tool}")
+    if verdicts["figures_traced"] < verdicts["figures_shown"]:
+        parts.append("untraced figure: " + "; ".join(verdicts["untraced"][:2]))
+    if verdicts["citations_ok"] < verdicts["citations_total"]:
+        parts.append("a citation does not resolve")
+    return "; ".join(parts)
