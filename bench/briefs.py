@@ -108,13 +108,14 @@ def _configure(name: str, port: int) -> None:
 
 def _warm_imports() -> None:
     """Import what a run imports lazily, so the cold run measures work, not imports."""
-    import briefs.agent.engine  # noqa: F401
-    import briefs.agent.graph  # noqa: F401
-    import briefs.agent.store  # noqa: F401
-    import briefs.runs  # noqa: F401
+    import langgraph.checkpoint.postgres  # noqa: F401
+
+    import briefs.agent.engine
+    import briefs.agent.graph
+    import briefs.agent.store
+    import briefs.runs
     import briefs.tasks  # noqa: F401
     import core.llm  # noqa: F401
-    import langgraph.checkpoint.postgres  # noqa: F401
     from core.tools import registry
 
     registry()

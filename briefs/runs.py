@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from briefs.agent.graph import build_graph
@@ -42,10 +43,16 @@ def brief_run_execute(*, run_id: int) -> str:
 
 
 def _initial_state(run: BriefRun) -> dict[str, Any]:
+    from portfolios.selectors import benchmark_for
+
     return {
         "run_id": run.pk,
         "user_id": run.watchlist.owner_id,  # data scope = the watchlist owner's, whoever pressed RUN
         "watchlist_id": run.watchlist_id,
         "watchlist_name": run.watchlist.name,
         "tickers": list(run.tickers),
+        # The lead compares with the market: ^NSEI for a mostly Indian list, else SPY (BRIEF_BENCHMARK overrides).
+        "benchmark": settings.BRIEF_BENCHMARK or benchmark_for(list(run.tickers)),
+        # The day the brief is for, in the site's time zone: staleness is counted against it.
+        "brief_date": timezone.localdate(run.created_at).isoformat(),
     }

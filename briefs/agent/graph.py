@@ -5,6 +5,7 @@ supervisor ─┬─ data_agent ─┐ (same superstep; shared channels with red
 verifier ─ ok → gate · mismatch → regenerate (once) → supervisor → … → verifier → gate (escalated)
 gate ─ interrupt (brief_approval review) → deliver | gate (refused edit) | finish
 supervisor ─ budget / iteration cap → finish
+writer ─ no figure for any ticker → finish ("no data": never reaches a reviewer)
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ def route_supervisor(state: BriefState) -> list[Literal["data_agent", "news_agen
         elif worker == "news_agent":
             workers.append("news_agent")
     return workers or ["writer"]
+
+
+def route_writer(state: BriefState) -> Literal["verifier", "finish"]:
+    return "finish" if state.get("outcome") == "no_data" else "verifier"
 
 
 def route_verifier(state: BriefState) -> Literal["gate", "regenerate"]:
@@ -64,7 +69,7 @@ def build_graph(*, checkpointer: Any = None, planner: nodes.Planner | None = Non
     builder.add_conditional_edges("supervisor", route_supervisor, ["data_agent", "news_agent", "writer", "finish"])
     builder.add_edge("data_agent", "supervisor")
     builder.add_edge("news_agent", "supervisor")
-    builder.add_edge("writer", "verifier")
+    builder.add_conditional_edges("writer", route_writer, ["verifier", "finish"])
     builder.add_conditional_edges("verifier", route_verifier, ["gate", "regenerate"])
     builder.add_edge("regenerate", "supervisor")
     builder.add_conditional_edges("gate", route_gate, ["deliver", "gate", "finish"])
