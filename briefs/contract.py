@@ -94,8 +94,8 @@ def assert_figure_free(text: str) -> str:
     digit = _numeric_char(bare)
     if digit:
         raise NumeralError(
-            f"bare numeral “{digit.group(0)}” in “{_snippet(bare, digit.start(), digit.end())}”: every figure must be a "
-            "{{cN}} reference to a claim"
+            f"bare numeral “{digit.group(0)}” in “{_snippet(bare, digit.start(), digit.end())}”: "
+            "every figure must be a {{cN}} reference to a claim"
         )
     for pattern, what in ((_SIGNS_RE, "figure sign"), (_WORD_RE, "number word"), (_ONE_RE, "number word")):
         found = pattern.search(bare)

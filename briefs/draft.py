@@ -66,6 +66,7 @@ class Dateline(BaseModel):
     source: str = ""  # market-data source (snapshot = shipped history, not live)
     news_as_of: dt.date | None = None
     news_source: str = ""
+    lagging: dict[str, dt.date] = Field(default_factory=dict)  # tickers whose newest bar is older than as_of
 
 
 class BriefDraft(BaseModel):

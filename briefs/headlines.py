@@ -7,6 +7,7 @@ and length-capped here, and only ever quoted verbatim or fenced as data (:func:`
 from __future__ import annotations
 
 import datetime as dt
+import html
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,11 +19,12 @@ HEADLINE_MAX_CHARS = 200
 
 def normalise_headline(raw: str) -> str:
     """Plain text: no markup, no control characters, single spaces, at most 200 characters."""
-    text = nh3.clean(raw or "", tags=set())
+    # Entities first (a feed may escape its markup, or leave "&nbsp;" as text), then strip markup,
+    # then read the cleaner's output back as text.
+    text = html.unescape(nh3.clean(html.unescape(raw or ""), tags=set()))
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
     text = " ".join(text.split())
-    text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
     if len(text) > HEADLINE_MAX_CHARS:
         text = text[: HEADLINE_MAX_CHARS - 1].rstrip() + "…"
     return text

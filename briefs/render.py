@@ -95,8 +95,8 @@ def substitute(text: str, figures: Figures, wrap: Callable[[str, str, str | None
 
 
 # --- the lines code writes around the prose ------------------------------------------------------
-def dateline_lines(dateline: Dateline | None) -> list[str]:
-    """The brief's first lines: the data as-of (and a stale warning), the sources."""
+def dateline_lines(dateline: Dateline | None, names: dict[str, str] | None = None) -> list[str]:
+    """The brief's first lines: the data as-of (and a stale warning), older series, the sources."""
     if dateline is None or dateline.as_of is None:
         return ["Data as of: no market data in this brief."]
     as_of = format_date(dateline.as_of)
@@ -108,7 +108,14 @@ def dateline_lines(dateline: Dateline | None) -> list[str]:
     else:
         first = f"Data as of {as_of}, the latest session."
     source = "shipped historical snapshot, not live" if dateline.source == "snapshot" else dateline.source
-    lines = [first, f"Prices: {source or 'market data provider'}."]
+    lines = [first]
+    if dateline.lagging:
+        older = ", ".join(
+            f"{short_name((names or {}).get(t, ''), t)} ({t}) as of {format_date(d)}"
+            for t, d in dateline.lagging.items()
+        )
+        lines.append(f"Older data: {older}.")
+    lines.append(f"Prices: {source or 'market data provider'}.")
     if dateline.news_as_of:
         lines.append(f"News: {dateline.news_source or 'RSS'}, as of {format_date(dateline.news_as_of)}.")
     elif dateline.news_source:
@@ -183,7 +190,7 @@ def _text_table(draft: BriefDraft, figures: Figures) -> list[str]:
 def render_text(draft: BriefDraft, claims: list[Claim], verified: set[str], *, title: str = "") -> str:
     """Plain text, wrapped at 72 columns (readable on a phone)."""
     figures = Figures.of(draft, claims, verified)
-    lines = [title or substitute(draft.title, figures), *dateline_lines(draft.dateline), ""]
+    lines = [title or substitute(draft.title, figures), *dateline_lines(draft.dateline, draft.names), ""]
     lines.append(_fill(substitute(draft.summary, figures)))
     lines += _quote_lines(draft.lead_headlines, "  ")
     if draft.partial:

@@ -103,7 +103,7 @@ def _headline_items(headlines: list[QuotedHeadline], out: _Out) -> str:
 
 
 def _head(draft: BriefDraft, title: str, out: _Out) -> list[str]:
-    lines = dateline_lines(draft.dateline)
+    lines = dateline_lines(draft.dateline, draft.names)
     stale = bool(draft.dateline and draft.dateline.stale)
     parts = [f"<h2{out.attr('title')}>{_E(title)}</h2>"]
     parts.append(f"<p{out.attr('dateline stale' if stale else 'dateline', 'dateline')}>{_E(lines[0])}</p>")
@@ -112,22 +112,31 @@ def _head(draft: BriefDraft, title: str, out: _Out) -> list[str]:
     return parts
 
 
+_COLS = {"last_close": "last", "change_1d_pct": "day", "return_30d_pct": "month", "volatility_annualised_pct": "vol"}
+
+
+def _col(metric: str, out: _Out) -> str:
+    """A header cell's attributes: a column class on our pages (a narrow phone hides the least
+    needed column), an inline style in emails."""
+    return out.attr("th") if out.email else f' class="brief-th brief-col-{_COLS[metric]}"'
+
+
 def _table(draft: BriefDraft, figures: Figures, out: _Out) -> list[str]:
     rows = table_cells(draft, figures)
     if not rows:
         return []
     head = f'<th{out.attr("th-first")} scope="col">Ticker</th>' + "".join(
-        f'<th{out.attr("th")} scope="col">{TABLE_HEADERS[m]}</th>' for m in TABLE_METRICS
+        f'<th{_col(m, out)} scope="col">{TABLE_HEADERS[m]}</th>' for m in TABLE_METRICS
     )
     body = []
     for ticker, name, cells in rows:
         tds = []
-        for text, signed in cells:
+        for metric, (text, signed) in zip(TABLE_METRICS, cells, strict=True):
             tone = "" if signed is None or round(signed, 2) == 0 else ("up" if signed > 0 else "down")
             if out.email:
                 attrs = f' style="{EMAIL_STYLES["td"]}{EMAIL_STYLES.get(tone, "")}"'
             else:
-                attrs = f' class="{f"num {tone}".strip()}"'
+                attrs = f' class="{" ".join(c for c in ("num", tone, f"brief-col-{_COLS[metric]}") if c)}"'
             tds.append(f"<td{attrs}>{_E(text)}</td>")
         label = f'<span title="{_E(name)}">{_E(ticker)}</span>'
         body.append(f"<tr><td{out.attr('td-first')}>{label}</td>{''.join(tds)}</tr>")

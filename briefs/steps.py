@@ -73,13 +73,13 @@ def _metrics(out: dict[str, Any], kinds: dict[str, str]) -> str:
 
 def _news(out: dict[str, Any]) -> str:
     headlines = out.get("headlines") or []
+    source = out.get("source") or "RSS"
+    when = f", {format_date(out['as_of'])}" if out.get("as_of") else ""
     if not headlines:
-        return "No headlines"
+        return f"No headline names it ({source}{when})"
     text = f"{len(headlines)} headline{'s' if len(headlines) != 1 else ''}, tone {out.get('sentiment', 'unknown')}"
     if out.get("risk_events"):
         text += "; risk events: " + ", ".join(out["risk_events"])
-    source = out.get("source") or "RSS"
-    when = f", {format_date(out['as_of'])}" if out.get("as_of") else ""
     return f"{text} ({source}{when})"
 
 
@@ -102,7 +102,7 @@ def _writer(out: dict[str, Any]) -> str:
         if out.get("engine") == "deterministic"
         else f"{out.get('engine')} {out.get('model', '')}"
     )
-    text = f"Wrote {out.get('sections', 0)} sections citing from {out.get('claims', 0)} figures ({engine.strip()})"
+    text = f"Wrote {out.get('sections', 0)} sections from {out.get('claims', 0)} figures ({engine.strip()})"
     if out.get("fallback"):
         text += f"; the model's reply was refused, so the {humanise_error(str(out['fallback']))}"
     return text

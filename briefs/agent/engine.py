@@ -21,8 +21,25 @@ from briefs.draft import TABLE_METRICS, BriefDraft, BriefSection, Dateline, Quot
 NO_MARKET_DATA = "Market data for this ticker could not be retrieved for this brief."
 
 
+def _older_day(f: Facts) -> str:
+    """A ticker whose data ends before the brief's: its last session, said as such."""
+    last = f" to close at {f.ref('last_close')}" if f.has("last_close") else ""
+    if not f.has("change_1d_pct"):
+        return (
+            f"Its data ends earlier than the rest of the list's; it last closed at {f.ref('last_close')}."
+            if last
+            else ""
+        )
+    return (
+        f"Its data ends earlier than the rest of the list's: in its last session in the data, "
+        f"{subject(f, capital=False)} {move(f)}{last}."
+    )
+
+
 def _day(f: Facts) -> str:
     """The day's move and close, in one of three wordings chosen per ticker."""
+    if not f.current:
+        return _older_day(f)
     subj = subject(f)
     if not f.has("change_1d_pct"):
         return f"{subj} closed at {f.ref('last_close')}." if f.has("last_close") else ""
@@ -150,8 +167,12 @@ def write_deterministic(
     dateline = dateline or make_dateline(claims, sentiment, None, 0)
     facts = facts_for(tickers, claims, prices, sentiment, benchmark)
     bench = facts.get(benchmark) if benchmark else None
+    dateline = dateline.model_copy(
+        update={"lagging": {t: f.as_of for t, f in facts.items() if f.as_of is not None and not f.current}}
+    )
     lead = write_lead(facts, tickers, benchmark, stale=dateline.stale)
-    order = sorted(tickers, key=lambda t: facts[t].importance(), reverse=True)  # stable: ties keep list order
+    # Most notable first; names with older data, then names with none, last (ties keep list order).
+    order = sorted(tickers, key=lambda t: (facts[t].missing, not facts[t].current, -facts[t].importance()))
     sections = [
         BriefSection(
             ticker=t,

@@ -7,6 +7,7 @@ shown to a reader; it only decides the wording and the order.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import zlib
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ class Facts:
     values: dict[str, float] = field(default_factory=dict)  # metric → value (to choose words only)
     news: dict[str, Any] | None = None  # the news agent's entry (None: not retrieved)
     benchmark_change: float | None = None
+    as_of: dt.date | None = None  # the newest bar behind this ticker's claims
+    current: bool = True  # its data is as new as the brief's (else its "day" is an older session)
 
     def ref(self, metric: str) -> str:
         return "{{" + self.refs[metric] + "}}"
@@ -122,9 +125,13 @@ def facts_for(
     sentiment: dict[str, Any],
     benchmark: str,
 ) -> dict[str, Facts]:
-    """Facts for each ticker of the run and for the benchmark."""
+    """Facts for each ticker of the run and for the benchmark. A ticker whose newest bar is older
+    than the brief's is not ``current``: its day is not compared with the others'."""
     out: dict[str, Facts] = {}
-    bench_change = next((c.value for c in claims if c.ticker == benchmark and c.metric == "change_1d_pct"), None)
+    latest = max((c.as_of for c in claims), default=None)
+    bench_claims = [c for c in claims if c.ticker == benchmark]
+    bench_current = bool(bench_claims) and bench_claims[0].as_of == latest
+    bench_change = next((c.value for c in bench_claims if c.metric == "change_1d_pct"), None) if bench_current else None
     for ticker in dict.fromkeys([*tickers, *([benchmark] if benchmark else [])]):
         data = prices.get(ticker) or {}
         facts = Facts(
@@ -138,5 +145,9 @@ def facts_for(
             if claim.ticker == ticker:
                 facts.refs[claim.metric] = claim.id
                 facts.values[claim.metric] = claim.value
+                facts.as_of = claim.as_of
+        facts.current = facts.as_of is None or facts.as_of == latest
+        if not facts.current:
+            facts.benchmark_change = None
         out[ticker] = facts
     return out

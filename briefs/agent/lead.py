@@ -59,7 +59,7 @@ def _session(movers: list[Facts], bench: Facts | None, stale: bool) -> str:
     return ""
 
 
-def _breadth(movers: list[Facts], bench: Facts | None) -> str:
+def _breadth(movers: list[Facts], bench: Facts | None, lagging_bench: Facts | None) -> str:
     if len(movers) < 2:
         return ""
     up = sum(1 for f in movers if not is_flat(f.change) and (f.change or 0) > 0)
@@ -84,6 +84,8 @@ def _breadth(movers: list[Facts], bench: Facts | None) -> str:
             text += ", and most of them beat the index"
         elif ahead * 2 < len(movers):
             text += ", and most of them lagged the index"
+    if lagging_bench is not None:
+        text += f"; the {name(lagging_bench)} data ends earlier, so no name is compared with it"
     return text + "."
 
 
@@ -91,6 +93,8 @@ def _standouts(ranked: list[Facts]) -> str:
     """New yearly highs or lows and unusually large moves (at most two), else the month's leaders."""
     items: list[str] = []
     for f in ranked:
+        if not f.current:
+            continue
         if f.at_high and f.has("high_52w"):
             items.append(f"{name(f)} closed at a new yearly high of {f.ref('high_52w')}")
         elif f.at_low and f.has("low_52w"):
@@ -105,7 +109,9 @@ def _standouts(ranked: list[Facts]) -> str:
     if items:
         text = "; ".join(items)
         return text[0].upper() + text[1:] + "."
-    month = sorted((f for f in ranked if f.has("return_30d_pct")), key=lambda f: f.values["return_30d_pct"])
+    month = sorted(
+        (f for f in ranked if f.current and f.has("return_30d_pct")), key=lambda f: f.values["return_30d_pct"]
+    )
     if len(month) >= 2:
         return (
             f"Over the past month, {name(month[-1])} led with {month[-1].ref('return_30d_pct')} "
@@ -161,11 +167,17 @@ def write_lead(facts: dict[str, Facts], scope: list[str], benchmark: str, *, sta
     bench = facts.get(benchmark) if benchmark else None
     if bench is not None and bench.missing:
         bench = None
+    # Only names whose data is as new as the brief's are compared: an older "day" is another day.
+    compared = bench if bench is not None and bench.current else None
+    lagging_bench = bench if bench is not None and not bench.current else None
     members = [facts[t] for t in scope if t in facts and not facts[t].missing]
-    movers = [f for f in members if f.has("change_1d_pct") and (bench is None or f.ticker != bench.ticker)]
-    ranked = sorted(members, key=lambda f: f.importance(), reverse=True)
+    movers = [
+        f for f in members if f.current and f.has("change_1d_pct") and (bench is None or f.ticker != bench.ticker)
+    ]
+    ranked = sorted(members, key=lambda f: (f.current, f.importance()), reverse=True)
     lead = Lead()
-    for sentence in (_session(movers, bench, stale), _breadth(movers, bench), _standouts(ranked)):
+    sentences = (_session(movers, compared, stale), _breadth(movers, compared, lagging_bench), _standouts(ranked))
+    for sentence in sentences:
         if sentence and len(lead.sentences) < 3:
             lead.sentences.append(sentence)
     # The names' own news first (most notable first), then the market's (the benchmark's).
