@@ -71,7 +71,7 @@ class NodeTimer:
     """Wall time per graph node (summed over the node's executions in one run)."""
 
     def __init__(self) -> None:
-        self.ms: Counter[str] = Counter()
+        self.ms: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -82,7 +82,7 @@ class NodeTimer:
                 return fn(*args, **kwargs)
             finally:  # the gate leaves by interrupt(): its time still counts
                 with self._lock:
-                    self.ms[name] += (time.perf_counter() - started) * 1000
+                    self.ms[name] = self.ms.get(name, 0.0) + (time.perf_counter() - started) * 1000
 
         return timed
 
@@ -93,11 +93,11 @@ class NodeTimer:
             if name != "supervisor" and hasattr(nodes, name):
                 setattr(nodes, name, self.wrap(name, getattr(nodes, name)))
         make = nodes.make_supervisor
-        nodes.make_supervisor = lambda planner: self.wrap("supervisor", make(planner))  # type: ignore[assignment]
+        nodes.make_supervisor = lambda planner: self.wrap("supervisor", make(planner))
 
     def take(self) -> dict[str, float]:
         out = dict(self.ms)
-        self.ms = Counter()
+        self.ms = {}
         return out
 
 

@@ -143,16 +143,19 @@ Bars = dict[str, tuple[list[dt.date], list[float]]]
 
 
 def _check(claim: Claim, bars: Bars) -> ClaimCheck:
-    fields = {"id": claim.id, "ticker": claim.ticker, "metric": claim.metric, "value": claim.value}
+    def check(recomputed: float | None, verified: bool, reason: str) -> ClaimCheck:
+        return ClaimCheck(id=claim.id, ticker=claim.ticker, metric=claim.metric, value=claim.value,
+                          recomputed=recomputed, verified=verified, reason=reason)  # fmt: skip
+
     dates, closes = bars.get(claim.ticker, ([], []))
     if not closes:
-        return ClaimCheck(**fields, recomputed=None, verified=False, reason="no stored bars to recompute from")
+        return check(None, False, "no stored bars to recompute from")
     try:
         again = recompute.recompute(claim.metric, dates, closes)
     except KeyError:
-        return ClaimCheck(**fields, recomputed=None, verified=False, reason="not recomputable")
+        return check(None, False, "not recomputable")
     ok = recompute.agrees(claim.value, again) and dates[-1] == claim.as_of
-    return ClaimCheck(**fields, recomputed=again, verified=ok, reason="" if ok else "recomputed value differs")
+    return check(again, ok, "" if ok else "recomputed value differs")
 
 
 def _reference_problems(draft: BriefDraft, by_id: dict[str, Claim], scope: list[str], benchmark: str) -> list[str]:

@@ -134,4 +134,4 @@ def directional_references(text: str) -> list[tuple[str, int]]:
 def is_directed(text: str, start: int) -> bool:
     """True when the reference starting at ``start`` follows a direction word (rendered as a magnitude)."""
     found = _WORD_BEFORE_RE.search(text[max(0, start - 40) : start])
-    return bool(found) and found.group(1).lower() in UP_WORDS | DOWN_WORDS
+    return found is not None and found.group(1).lower() in UP_WORDS | DOWN_WORDS

@@ -263,7 +263,7 @@ def brief_record_decision(*, brief_id: int, decision: dict[str, Any], draft: dic
     Brief.objects.filter(pk=brief_id).update(**updates)
 
 
-def _finish_status(state: dict[str, Any]) -> str:
+def _finish_status(state: dict[str, Any]) -> BriefRun.Status:
     stop, outcome = state.get("stop"), state.get("outcome")
     if stop == "budget_abort":
         return BriefRun.Status.BUDGET_ABORT

@@ -389,6 +389,8 @@ BRIEF_NEWS_CAPTURES_DIR = Path(env.str("BRIEF_NEWS_CAPTURES_DIR", default=str(BA
 # A brief whose newest bar is more than this many trading days older than the brief date says so.
 BRIEF_STALE_AFTER_TRADING_DAYS = env.int("BRIEF_STALE_AFTER_TRADING_DAYS", default=3)
 BRIEF_BENCHMARK = env.str("BRIEF_BENCHMARK", default="")  # "" → ^NSEI for mostly Indian lists, else SPY
+# A running run with no step for this long is taken to have lost its worker: a redelivered message resumes it.
+BRIEF_RUN_RECOVER_AFTER_SECONDS = env.int("BRIEF_RUN_RECOVER_AFTER_SECONDS", default=120)
 
 # --- research agent and LLM providers ---------------------------------------------------------
 # Which engine runs is decided by the keys above: Anthropic, else Gemini, else deterministic.

@@ -51,11 +51,26 @@ def route_gate(state: BriefState) -> Literal["deliver", "gate", "finish"]:
     return "finish"
 
 
+_default: Any = None  # the graph with the rules planner, compiled once per process
+
+
 def build_graph(*, checkpointer: Any = None, planner: nodes.Planner | None = None) -> Any:
-    """``planner`` decides which workers the supervisor runs (default: the rules planner)."""
+    """``planner`` decides which workers the supervisor runs (default: the rules planner).
+
+    Compiling costs tens of milliseconds, so the default graph is compiled once per process and
+    each run gets a copy bound to its own checkpointer."""
+    global _default
+    if planner is not None:
+        return _compile(checkpointer, planner)
+    if _default is None:
+        _default = _compile(None, nodes.rules_planner)
+    return _default.copy({"checkpointer": checkpointer})
+
+
+def _compile(checkpointer: Any, planner: nodes.Planner) -> Any:
     builder = StateGraph(BriefState)
     # A closure, so its parameter has no name LangGraph's node protocols can match: typed as Any.
-    supervisor: Any = nodes.make_supervisor(planner or nodes.rules_planner)
+    supervisor: Any = nodes.make_supervisor(planner)
     builder.add_node("supervisor", db_node(supervisor))
     builder.add_node("data_agent", db_node(nodes.data_agent))
     builder.add_node("news_agent", db_node(nodes.news_agent))

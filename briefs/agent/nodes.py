@@ -71,15 +71,16 @@ def make_supervisor(planner: Planner) -> Callable[[BriefState], dict[str, Any]]:
         tokens = state.get("tokens", 0) + plan.tokens
         cost = state.get("cost_usd", 0.0) + plan.cost_usd
         over = tokens > settings.BRIEF_BUDGET_TOKENS or cost > settings.BRIEF_BUDGET_USD
-        store.step(
+        store.supervisor_step(
             state["run_id"],
-            "supervisor",
             outputs={"workers": plan.workers, "iteration": iterations + 1, "stop": "budget_abort" if over else ""},
             latency_ms=(time.perf_counter() - started) * 1000,
             tokens=plan.tokens,
             cost_usd=plan.cost_usd,
+            iterations=iterations + 1,
+            run_tokens=tokens,
+            run_cost_usd=cost,
         )
-        store.run_progress(state["run_id"], iterations=iterations + 1, tokens=tokens, cost_usd=cost)
         update: dict[str, Any] = {"iterations": 1, "tokens": plan.tokens, "cost_usd": plan.cost_usd}
         if over:
             return {**update, "stop": "budget_abort", "next_workers": []}

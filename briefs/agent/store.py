@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from briefs.durability import relaxed_commit
 from briefs.models import BriefRun, BriefStep
 from core.tools import ToolError, ToolOutcome, call_tool
 
@@ -114,7 +115,8 @@ class StepLog:
 
     def flush(self) -> None:
         if self.rows:
-            BriefStep.objects.bulk_create(self.rows)
+            with relaxed_commit():
+                BriefStep.objects.bulk_create(self.rows)
             self.rows = []
 
 
@@ -124,10 +126,26 @@ def step(run_id: int, node: str, **fields: Any) -> None:
         log.step(node, **fields)
 
 
-def run_progress(run_id: int, *, iterations: int, tokens: int, cost_usd: float) -> None:
-    BriefRun.objects.filter(pk=run_id).update(
-        iterations=iterations, tokens=tokens, cost_usd=Decimal(str(round(cost_usd, 6)))
-    )
+def supervisor_step(
+    run_id: int,
+    *,
+    outputs: dict[str, Any],
+    latency_ms: float,
+    tokens: int,
+    cost_usd: float,
+    iterations: int,
+    run_tokens: int,
+    run_cost_usd: float,
+) -> None:
+    """The supervisor's step and the run's progress (its running totals), in one transaction."""
+    with relaxed_commit():
+        BriefStep.objects.create(
+            run_id=run_id, node="supervisor", outputs=outputs, latency_ms=round(latency_ms, 3), tokens=tokens,
+            cost_usd=cost_usd,
+        )  # fmt: skip
+        BriefRun.objects.filter(pk=run_id).update(
+            iterations=iterations, tokens=run_tokens, cost_usd=Decimal(str(round(run_cost_usd, 6)))
+        )
 
 
 def instruments(user: Any, symbols: list[str]) -> dict[str, Any]:

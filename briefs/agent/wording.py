@@ -24,6 +24,7 @@ def is_flat(change: float | None) -> bool:
 def move_verb(change: float, facts: Facts, slot: str = "day") -> str:
     """A past-tense verb for a change (in %): its direction and size pick the set, the ticker the word."""
     size = abs(change)
+    options: tuple[str, ...]
     if change > 0:
         options = _UP_BIG if size >= 3 else _UP if size >= 1 else _UP_SMALL
     else:

@@ -25,6 +25,21 @@ METRIC_KEYS = (
 )  # fmt: skip
 
 
+def _overflow(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def _too_wide(page: Any) -> list[str]:
+    """The elements sticking out on the right (the message when a page overflows)."""
+    return list(
+        page.evaluate(
+            "[...document.querySelectorAll('body *')]"
+            ".filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)"
+            ".map(e => e.tagName + '.' + e.className).slice(0, 8)"
+        )
+    )
+
+
 def _look(page: Any, url: str, name: str, *, own_page: bool = True) -> str:
     """Load ``url`` at both widths, screenshot it, and check what a person sees there."""
     text = ""
@@ -40,8 +55,7 @@ def _look(page: Any, url: str, name: str, *, own_page: bool = True) -> str:
         assert not [k for k in METRIC_KEYS if k in text], (name, label)
         if own_page:  # pages of the briefs app show no snake_case at all
             assert not SNAKE_CASE.search(text), (name, label, SNAKE_CASE.search(text))
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"{name} overflows by {overflow}px at {width}px"
+        assert _overflow(page) <= 0, f"{name} overflows at {width}px: {_too_wide(page)}"
     return text
 
 
@@ -76,11 +90,7 @@ def _edit_lead_and_approve(page: Any) -> None:
         page.set_viewport_size({"width": width, "height": height})
         editor.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "briefs" / f"review-editing-{label}.png"))
-        wide = page.evaluate(
-            "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right >"
-            " document.documentElement.clientWidth + 1).map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 8)"
-        )
-        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0, wide
+        assert _overflow(page) <= 0, _too_wide(page)
     body = page.input_value("#edited-body")
     assert body.splitlines()[1].endswith(" Otherwise a quiet session.") and "⟦c" in body
     page.once("dialog", lambda dialog: dialog.accept())
@@ -141,7 +151,7 @@ def test_demo_watchlist_from_run_to_delivery(
     for label, (width, height) in WIDTHS.items():
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(ARTIFACTS / "briefs" / f"email-{label}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        assert _overflow(page) <= 0, _too_wide(page)
         assert not RAW_FLOAT.search(page.inner_text("body"))
     assert len(smtp_inbox.messages) == 1
 

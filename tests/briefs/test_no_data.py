@@ -37,7 +37,7 @@ def test_a_watchlist_whose_only_ticker_fails_ends_with_no_data(watchlist: Any, a
     )
     assert "ZZZZ.NS" in notice.body and f"/briefs/runs/{run.pk}/" in notice.body
     event = AuditEvent.objects.get(action="brief_run.no_data")
-    assert event.after["owner_notified"] is True
+    assert event.after is not None and event.after["owner_notified"] is True
     # The run page says so in words.
     client.force_login(analyst)
     page = client.get(f"/briefs/runs/{run.pk}/").content.decode()

@@ -15,6 +15,7 @@ from briefs.agent.engine import make_dateline, trading_days_between, write_deter
 from briefs.agent.wording import is_flat
 from briefs.claims import Claim, prose_problems
 from briefs.contract import assert_figure_free
+from briefs.draft import BriefDraft
 
 AS_OF = dt.date(2025, 9, 30)
 SCOPE = ["BBB.NS", "AAA.NS", "CCC.NS", "DDD.NS"]
@@ -30,7 +31,7 @@ PROBE = "SEBI probe into DDD accounts widens"
 
 
 def _claims() -> list[Claim]:
-    claims = []
+    claims: list[Claim] = []
     for ticker in [*SCOPE, "^NSEI"]:
         for metric, value in zip(METRICS, VALUES[ticker], strict=True):
             unit = "%" if metric.endswith("_pct") else ("pts" if ticker == "^NSEI" else "INR")
@@ -57,7 +58,7 @@ PRICES = {t: {"name": f"{t[:3].title()} Industries Ltd.", "kind": "equity"} for 
 }
 
 
-def _write(stale: bool) -> tuple[list[Claim], object]:
+def _write(stale: bool) -> tuple[list[Claim], BriefDraft]:
     claims = _claims()
     brief_date = dt.date(2026, 12, 1) if stale else dt.date(2025, 10, 1)
     dateline = make_dateline(claims, SENTIMENT, brief_date, 3)
@@ -129,6 +130,7 @@ def test_the_table_lists_every_ticker_and_the_benchmark() -> None:
 def test_stale_data_changes_the_wording_and_fresh_data_does_not() -> None:
     _, stale = _write(stale=True)
     _, fresh = _write(stale=False)
+    assert stale.dateline is not None and fresh.dateline is not None
     assert stale.dateline.stale and stale.dateline.sessions_behind == 305
     assert stale.summary.startswith("On {{as_of}}, the last session in the data, ")
     assert not fresh.dateline.stale and fresh.dateline.sessions_behind == 1
@@ -152,8 +154,9 @@ def test_flat_means_flat() -> None:
 
 def test_an_index_in_the_list_is_written_as_an_index() -> None:
     claims = _claims()
+    dateline = make_dateline(claims, {}, None, 3)
     draft = write_deterministic(tickers=["^NSEI", "AAA.NS"], claims=claims, prices=PRICES, sentiment={},
-                                partial=False, benchmark="^NSEI", dateline=make_dateline(claims, {}, None, 3))  # fmt: skip
+                                partial=False, benchmark="^NSEI", dateline=dateline)  # fmt: skip
     index = next(s for s in draft.sections if s.ticker == "^NSEI")
     assert "the index" in index.narrative.lower() and "stock" not in index.narrative
     assert "That beat the index" not in index.narrative  # it is the benchmark: no comparison with itself
@@ -166,7 +169,7 @@ def test_a_benchmark_whose_data_ends_earlier_is_not_compared() -> None:
     assert dateline.as_of == AS_OF
     draft = write_deterministic(tickers=[*SCOPE, "^NSEI"], claims=claims, prices=PRICES, sentiment=SENTIMENT,
                                 partial=False, benchmark="^NSEI", dateline=dateline)  # fmt: skip
-    assert draft.dateline.lagging == {"^NSEI": dt.date(2025, 8, 8)}
+    assert draft.dateline is not None and draft.dateline.lagging == {"^NSEI": dt.date(2025, 8, 8)}
     first, second = _sentences(draft.summary)[:2]
     assert "{{t:^NSEI}}" not in first and "the strongest move on the list" in first
     assert second.endswith("; the {{t:^NSEI}} data ends earlier, so no name is compared with it.")
