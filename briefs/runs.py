@@ -26,8 +26,8 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from psycopg import Connection
 from django.utils import timezone
+from psycopg import Connection
 
 from briefs.agent.graph import build_graph
 from briefs.durability import relaxed_commit
