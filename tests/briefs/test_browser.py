@@ -143,6 +143,8 @@ def test_demo_watchlist_from_run_to_delivery(
     brief.refresh_from_db()
     assert "Otherwise a quiet session." in brief.body_text
     delivered = _look(page, f"{base}/briefs/{brief.pk}/delivered/", "delivered")
+    _look(page, f"{base}/briefs/", "index")
+    _look(page, f"{base}/briefs/watchlists/{demo_watchlist.pk}/", "watchlist")
     assert "Emailed" in delivered and "analyst@alphadesk.local" in delivered
     _look(page, f"{base}/reviews/{_task_id(brief)}/", "review-decided", own_page=False)
     # The archived email itself, as a mail client would show it, at both widths.
