@@ -57,6 +57,7 @@ class _Sample:
     verified: int
     claims: int
     by_table: dict[str, int] = field(default_factory=dict)
+    cpu_ms: float = 0.0  # this process's CPU time (all threads) during the run: the load-independent cost
 
 
 @dataclass
@@ -74,9 +75,9 @@ def _one_run(user: Any, watchlist_id: int, counter: QueryCounter, timer: NodeTim
 
     timer.take()
     with counter.counting():
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         run = brief_run_start(user=user, watchlist_id=watchlist_id)  # eager: runs to the gate before returning
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     queries, by_table = counter.count, dict(counter.by_table)
     nodes = timer.take()
     run.refresh_from_db()
@@ -86,7 +87,7 @@ def _one_run(user: Any, watchlist_id: int, counter: QueryCounter, timer: NodeTim
     task = ReviewTask.objects.get(thread_id=run.thread_id, request_key="gate-0")
     review_task_close(task=task, outcome="cancel", reason="benchmark")
     verified = sum(1 for c in checks if c["verified"])
-    return _Sample(elapsed * 1000, queries, rows, size, nodes, verified, len(checks), by_table)
+    return _Sample(elapsed * 1000, queries, rows, size, nodes, verified, len(checks), by_table, cpu * 1000)
 
 
 def _serve_feed() -> ThreadingHTTPServer:
@@ -160,6 +161,8 @@ def _rows(config: _Config, with_cold: bool) -> list[dict[str, Any]]:
         if any(values):
             rows.append(_row(f"  … {node} (wall time of the node per run)", len(values),
                              round(statistics.median(values), 1)))  # fmt: skip
+    rows.append(_row("  … CPU time of this process per run (all threads; the database server's is not counted)",
+                     len(warm), round(statistics.median(s.cpu_ms for s in warm), 1)))  # fmt: skip
     rest = [s.ms - _critical_path(s.nodes) for s in warm]
     rows.append(_row("  … outside the nodes (start, claim, graph, checkpoints, final flush)", len(rest),
                      round(statistics.median(rest), 1)))  # fmt: skip

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from briefs.agent.state import BriefState
+from portfolios.recompute import METRIC_UNITS
 
 
 def _store() -> Any:
@@ -42,7 +43,10 @@ def _metrics_for(log: Any, user: Any, tickers: list[str], context: set[str]) -> 
             )
             continue
         out = metrics.as_dict()
-        prices[ticker] = {"metrics": out, "metrics_call_id": metrics.call_id, "name": out.get("name") or ""}
+        # What the writer mints claims from, not the whole output (the step log keeps that): the
+        # checkpointed state stays small.
+        kept = {k: out.get(k) for k in (*METRIC_UNITS, "symbol", "name", "currency", "as_of", "source")}
+        prices[ticker] = {"metrics": kept, "metrics_call_id": metrics.call_id, "name": out.get("name") or ""}
     return prices, errors
 
 
