@@ -72,17 +72,19 @@ class NodeTimer:
 
     def __init__(self) -> None:
         self.ms: dict[str, float] = {}
+        self.cpu_ms: dict[str, float] = {}  # CPU time of the node's own thread
         self._lock = threading.Lock()
 
     def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             try:
                 return fn(*args, **kwargs)
             finally:  # the gate leaves by interrupt(): its time still counts
                 with self._lock:
                     self.ms[name] = self.ms.get(name, 0.0) + (time.perf_counter() - started) * 1000
+                    self.cpu_ms[name] = self.cpu_ms.get(name, 0.0) + (time.thread_time() - cpu) * 1000
 
         return timed
 
@@ -95,9 +97,10 @@ class NodeTimer:
         make = nodes.make_supervisor
         nodes.make_supervisor = lambda planner: self.wrap("supervisor", make(planner))
 
-    def take(self) -> dict[str, float]:
-        out = dict(self.ms)
-        self.ms = {}
+    def take(self) -> tuple[dict[str, float], dict[str, float]]:
+        """(wall ms, CPU ms) per node since the last call."""
+        out = (dict(self.ms), dict(self.cpu_ms))
+        self.ms, self.cpu_ms = {}, {}
         return out
 
 

@@ -16,6 +16,8 @@ Set ``BENCH_BRIEFS_RUNS`` for fewer or more warm runs (default 20).
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 import statistics
 import threading
@@ -58,6 +60,7 @@ class _Sample:
     claims: int
     by_table: dict[str, int] = field(default_factory=dict)
     cpu_ms: float = 0.0  # this process's CPU time (all threads) during the run: the load-independent cost
+    node_cpu: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -73,13 +76,13 @@ def _one_run(user: Any, watchlist_id: int, counter: QueryCounter, timer: NodeTim
     from reviews.models import ReviewTask
     from reviews.services import review_task_close
 
-    timer.take()
+    timer.take()  # forget what came before this run
     with counter.counting():
         started, cpu = time.perf_counter(), time.process_time()
         run = brief_run_start(user=user, watchlist_id=watchlist_id)  # eager: runs to the gate before returning
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     queries, by_table = counter.count, dict(counter.by_table)
-    nodes = timer.take()
+    nodes, node_cpu = timer.take()
     run.refresh_from_db()
     assert run.status == BriefRun.Status.AWAITING_REVIEW, (run.status, run.note)
     checks = Brief.objects.get(run=run).verification["checks"]
@@ -87,7 +90,7 @@ def _one_run(user: Any, watchlist_id: int, counter: QueryCounter, timer: NodeTim
     task = ReviewTask.objects.get(thread_id=run.thread_id, request_key="gate-0")
     review_task_close(task=task, outcome="cancel", reason="benchmark")
     verified = sum(1 for c in checks if c["verified"])
-    return _Sample(elapsed * 1000, queries, rows, size, nodes, verified, len(checks), by_table, cpu * 1000)
+    return _Sample(elapsed * 1000, queries, rows, size, nodes, verified, len(checks), by_table, cpu * 1000, node_cpu)
 
 
 def _serve_feed() -> ThreadingHTTPServer:
@@ -109,14 +112,16 @@ def _configure(name: str, port: int) -> None:
 
 def _warm_imports() -> None:
     """Import what a run imports lazily, so the cold run measures work, not imports."""
-    import langgraph.checkpoint.postgres  # noqa: F401
-
-    import briefs.agent.engine
-    import briefs.agent.graph
-    import briefs.agent.store
-    import briefs.runs
-    import briefs.tasks  # noqa: F401
-    import core.llm  # noqa: F401
+    names = (
+        "langgraph.checkpoint.postgres", "langgraph.types", "core.llm", "portfolios.selectors", "briefs.tasks",
+        "briefs.runs", "briefs.agent.graph", "briefs.agent.store", "briefs.agent.engine", "briefs.agent.llm_news",
+        "briefs.agent.llm_writer", "briefs.services",
+        # modules of the current code (an earlier checkout, measured for comparison, lacks them)
+        "briefs.renderings", "briefs.markup", "briefs.news_captures", "briefs.render_html",
+    )  # fmt: skip
+    for name in names:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
     from core.tools import registry
 
     registry()
@@ -152,6 +157,8 @@ def _rows(config: _Config, with_cold: bool) -> list[dict[str, Any]]:
         c = config.cold
         rows.append(_row(f"{what}, first run in a fresh process (target ≤ 600 ms)", 1, round(c.ms, 1), "",
                          c.queries, _footprint(c.checkpoint_rows, c.checkpoint_bytes)))  # fmt: skip
+        nodes = ", ".join(f"{n} {c.nodes[n]:.0f}" for n in NODE_NAMES if n in c.nodes)
+        rows.append(_row(f"  … of which, per node (ms): {nodes}; CPU {c.cpu_ms:.0f} ms", 1, ""))
     footprint = _footprint(statistics.median(s.checkpoint_rows for s in warm),
                            statistics.median(s.checkpoint_bytes for s in warm))  # fmt: skip
     rows.append(_row(f"{what}, warm (target ≤ 100 ms)", len(warm), median, p95,
@@ -159,7 +166,8 @@ def _rows(config: _Config, with_cold: bool) -> list[dict[str, Any]]:
     for node in NODE_NAMES:
         values = [s.nodes.get(node, 0.0) for s in warm]
         if any(values):
-            rows.append(_row(f"  … {node} (wall time of the node per run)", len(values),
+            cpu = round(statistics.median(s.node_cpu.get(node, 0.0) for s in warm), 1)
+            rows.append(_row(f"  … {node} (wall time of the node per run; its CPU time {cpu} ms)", len(values),
                              round(statistics.median(values), 1)))  # fmt: skip
     rows.append(_row("  … CPU time of this process per run (all threads; the database server's is not counted)",
                      len(warm), round(statistics.median(s.cpu_ms for s in warm), 1)))  # fmt: skip

@@ -311,14 +311,19 @@ def stored_closes(*, user: Any, symbols: Sequence[str]) -> dict[str, tuple[list[
     if not ids:
         return out
     epoch = dt.date(1970, 1, 1).toordinal()
+    days: dict[int, dt.date] = {}  # the instruments share their trading days: build each date once
     with connection.cursor() as cursor:  # day numbers, not dates: the driver parses ints far faster
         cursor.execute(
             f"SELECT instrument_id, date - DATE '1970-01-01', close FROM {PriceBar._meta.db_table} "  # noqa: S608
             "WHERE instrument_id = ANY(%s) ORDER BY instrument_id, date",
             [list(ids)],
         )
-        for instrument_id, day, close in cursor.fetchall():
-            dates, closes = out[ids[instrument_id]]
-            dates.append(dt.date.fromordinal(epoch + day))
-            closes.append(close)
+        rows = cursor.fetchall()
+    for instrument_id, day, close in rows:
+        dates, closes = out[ids[instrument_id]]
+        date = days.get(day)
+        if date is None:
+            date = days[day] = dt.date.fromordinal(epoch + day)
+        dates.append(date)
+        closes.append(close)
     return out
