@@ -306,8 +306,7 @@ def run_finish(*, state: dict[str, Any]) -> None:
             return
         run.status, run.finished_at, run.note = status, timezone.now(), notes[status][:500]
         run.errors = state.get("errors") or []
-        run.partial = status == BriefRun.Status.NO_DATA or run.partial
-        run.save(update_fields=["status", "finished_at", "note", "errors", "partial"])
+        run.save(update_fields=["status", "finished_at", "note", "errors"])
         if state.get("brief_id"):
             brief_status = Brief.Status.BLOCKED if status == BriefRun.Status.BLOCKED else Brief.Status.REJECTED
             Brief.objects.filter(pk=state["brief_id"]).update(status=brief_status)
