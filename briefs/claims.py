@@ -26,7 +26,7 @@ from briefs.contract import (
     ticker_references,
 )
 from briefs.draft import BriefDraft, BriefSection, QuotedHeadline
-from core.formatting import POINTS, price_unit
+from core.formatting import POINTS, metric_label, price_unit
 from portfolios import recompute
 
 __all__ = [
@@ -64,14 +64,22 @@ class Claim(BaseModel):
 
     id: str
     ticker: str
-    metric: str
-    value: float
+    metric: str  # the key, e.g. return_30d_pct
+    label: str = ""  # what a person reads beside it, e.g. "30-day return" (filled from the key)
+    value: float  # full precision, as the tool computed it
     unit: str  # currency code or "pts" for prices, "%" for percentages
     as_of: dt.date
     tool: str
     tool_call_id: str
     inputs: dict[str, Any] = Field(default_factory=dict)
     source: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _label(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("label") and data.get("metric"):
+            data = {**data, "label": metric_label(str(data["metric"]))}
+        return data
 
     @model_validator(mode="after")
     def _unit_fits_metric(self) -> Claim:

@@ -94,6 +94,9 @@ def test_a_claims_unit_is_fixed_by_its_metric() -> None:
         ["^NSEI"],
     )  # fmt: skip
     assert [(c.id, c.metric, c.unit) for c in minted] == [("c1", "last_close", "pts"), ("c2", "change_1d_pct", "%")]
+    # the stored claim (and the API's export) carries a human label beside its key, and full precision
+    stored = minted[1].model_dump(mode="json")
+    assert (stored["metric"], stored["label"], stored["value"]) == ("change_1d_pct", "1-day change", -0.64)
 
 
 def _draft(summary: str, narrative: str, table: bool = True) -> BriefDraft:
