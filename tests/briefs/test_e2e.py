@@ -65,7 +65,8 @@ def test_run_gate_approve_email_once(
     # A second resume (redelivered message) and a retried delivery send nothing.
     ReviewTask.objects.filter(pk=task.pk).update(resume_state=ReviewTask.ResumeState.QUEUED)
     review_task_resume.delay(task.pk)
-    _wait(lambda: ReviewTask.objects.get(pk=task.pk).resume_state != ReviewTask.ResumeState.QUEUED)
+    settled = {ReviewTask.ResumeState.QUEUED, ReviewTask.ResumeState.RUNNING}  # until the worker has answered it
+    _wait(lambda: ReviewTask.objects.get(pk=task.pk).resume_state not in settled)
     brief_deliver(run_id=run_id, brief_id=brief.pk)
     time.sleep(1)
     assert len(smtp_inbox.messages) == 1
