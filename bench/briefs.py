@@ -3,11 +3,13 @@ and the shipped snapshot data, from RUN (``brief_run_start``) to waiting at the 
 Celery task executed eagerly in-process (the queue hop is not timed), the Postgres checkpointer, the
 step log, the audit writes and the full recompute of every claim included.
 
-Two news configurations, each one cold run (the first in this process; modules imported beforehand,
-so imports are not counted) and RUNS warm runs:
-- ``captures``: the demo configuration, news from the RSS captures shipped in ``data/news``;
-- ``feeds``: the same capture served by a loopback HTTP server as every ticker's two feeds (what the
-  earlier measurements used).
+Three configurations, RUNS warm runs each; the first also reports the first (cold) run in this
+process (modules imported beforehand, so imports are not counted):
+- news ``captures``, checkpoints ``async``: the demo's defaults — news from the RSS capture shipped in
+  ``data/news``, a checkpoint after every superstep (mid-run recovery);
+- news ``feeds``: the same capture served by a loopback HTTP server as every ticker's two feeds (what
+  the earlier measurements used);
+- checkpoints ``exit``: a checkpoint only when the run pauses (BRIEF_CHECKPOINT_DURABILITY=exit).
 Per run: SQL statements on every Django connection (the graph's worker threads included), the
 checkpoint rows and bytes the run left, and the wall time of each graph node. Each run is then
 cancelled through the review service so the next may start (one active run per watchlist).
@@ -65,9 +67,14 @@ class _Sample:
 
 @dataclass
 class _Config:
-    name: str
+    news: str  # BRIEF_NEWS_SOURCE
+    durability: str = "async"  # BRIEF_CHECKPOINT_DURABILITY
     cold: _Sample | None = None
     warm: list[_Sample] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"news {self.news}, checkpoints {self.durability}"
 
 
 def _one_run(user: Any, watchlist_id: int, counter: QueryCounter, timer: NodeTimer) -> _Sample:
@@ -99,11 +106,12 @@ def _serve_feed() -> ThreadingHTTPServer:
     return server
 
 
-def _configure(name: str, port: int) -> None:
+def _configure(config: _Config, port: int) -> None:
     from django.conf import settings
 
     settings.BRIEF_EMAIL_ENABLED = False
-    settings.BRIEF_NEWS_SOURCE = name  # ignored by code that predates the setting (always feeds)
+    settings.BRIEF_NEWS_SOURCE = config.news  # ignored by code that predates the setting (always feeds)
+    settings.BRIEF_CHECKPOINT_DURABILITY = config.durability  # likewise
     settings.BRIEF_NEWS_FEEDS = [
         f"http://127.0.0.1:{port}/yahoo/{{symbol}}.xml",
         f"http://127.0.0.1:{port}/google/{{symbol}}.xml",
@@ -151,7 +159,7 @@ def _footprint(rows: float, size: float) -> str:
 def _rows(config: _Config, with_cold: bool) -> list[dict[str, Any]]:
     warm = config.warm
     median, p95 = median_p95([s.ms for s in warm], digits=1)
-    what = f"5-ticker brief, RUN → waiting at gate ({config.name})"
+    what = f"5-ticker brief, RUN → waiting at gate ({config.label})"
     rows = []
     if with_cold and config.cold is not None:
         c = config.cold
@@ -181,7 +189,7 @@ def _query_rows(config: _Config) -> list[dict[str, Any]]:
     sample = config.warm[len(config.warm) // 2]
     top = sorted(sample.by_table.items(), key=lambda kv: -kv[1])[:8]
     text = ", ".join(f"{k} ×{v}" for k, v in top)
-    return [_row(f"  … statements of one warm run ({config.name}): {text}", 1, "", "", sample.queries)]
+    return [_row(f"  … statements of one warm run ({config.label}): {text}", 1, "", "", sample.queries)]
 
 
 def _verified_row(configs: list[_Config]) -> dict[str, Any]:
@@ -205,12 +213,12 @@ def run() -> list[dict[str, Any]]:
     timer.install()
     server = _serve_feed()
     app.conf.task_always_eager = True
-    configs = [_Config("captures"), _Config("feeds")]
+    configs = [_Config("captures"), _Config("feeds"), _Config("captures", "exit")]
     try:
         user, _ = user_ensure(email="bench@alphadesk.local", roles=["analyst"], password=None)
         watchlist, _ = Watchlist.objects.update_or_create(owner=user, name="Bench five", defaults={"tickers": TICKERS})
         for config in configs:
-            _configure(config.name, server.server_address[1])
+            _configure(config, server.server_address[1])
             _measure(config, user, watchlist.pk, counter, timer)
     finally:
         app.conf.task_always_eager = False

@@ -18,6 +18,9 @@ Recovery. A worker that dies mid-run leaves the run ``running`` and its message 
 Celery redelivers it (``task_acks_late``, ``task_reject_on_worker_lost``) and
 :func:`brief_run_execute` resumes the graph from its last checkpoint once the run has been
 silent for ``BRIEF_RUN_RECOVER_AFTER_SECONDS`` — the finished supersteps are not run again.
+``BRIEF_CHECKPOINT_DURABILITY=exit`` checkpoints only when the run pauses or ends (fewer writes, a
+faster run); what it gives up is exactly that: a run whose worker died starts again from the
+beginning (its tool calls are repeated, and the crashed attempt's steps stay in the log).
 """
 
 from __future__ import annotations
@@ -61,13 +64,17 @@ def brief_run_execute(*, run_id: int) -> str:
     if not claimed:
         return "skipped"
     run = BriefRun.objects.select_related("watchlist").get(pk=run_id)
-    state = _initial_state(run) if claimed == "start" else None  # None: continue from the checkpoint
+    config: Any = {"configurable": {"thread_id": run.thread_id}}
     try:
         with checkpointer() as saver:
             conn = saver.conn  # core.checkpoint gives the saver one connection of its own, never a pool
             assert isinstance(conn, Connection)
             conn.execute("SET synchronous_commit TO off")
-            build_graph(checkpointer=saver).invoke(state, {"configurable": {"thread_id": run.thread_id}})
+            # Resume from the last checkpoint; with none (durability "exit", or a crash before the
+            # first superstep ended) the run starts again from the beginning.
+            resumable = claimed == "resume" and saver.get_tuple(config) is not None
+            state = None if resumable else _initial_state(run)
+            build_graph(checkpointer=saver).invoke(state, config, durability=settings.BRIEF_CHECKPOINT_DURABILITY)
             _flush(conn)
     except Exception as exc:
         BriefRun.objects.filter(pk=run_id).update(
@@ -76,7 +83,8 @@ def brief_run_execute(*, run_id: int) -> str:
         audit_record(actor=None, action="brief_run.failed", subject=run, after={"error": repr(exc)[:300]})
         raise
     if claimed == "resume":
-        audit_record(actor=None, action="brief_run.recovered", subject=run, after={"from": "last checkpoint"})
+        where = "last checkpoint" if resumable else "the beginning (no checkpoint)"
+        audit_record(actor=None, action="brief_run.recovered", subject=run, after={"from": where})
     return str(BriefRun.objects.values_list("status", flat=True).get(pk=run_id))
 
 

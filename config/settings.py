@@ -391,6 +391,9 @@ BRIEF_STALE_AFTER_TRADING_DAYS = env.int("BRIEF_STALE_AFTER_TRADING_DAYS", defau
 BRIEF_BENCHMARK = env.str("BRIEF_BENCHMARK", default="")  # "" → ^NSEI for mostly Indian lists, else SPY
 # A running run with no step for this long is taken to have lost its worker: a redelivered message resumes it.
 BRIEF_RUN_RECOVER_AFTER_SECONDS = env.int("BRIEF_RUN_RECOVER_AFTER_SECONDS", default=120)
+# "async": a checkpoint after every superstep (a run resumes where its worker died); "exit": only when
+# the run pauses or ends (faster; a run whose worker died starts again from the beginning).
+BRIEF_CHECKPOINT_DURABILITY = env.str("BRIEF_CHECKPOINT_DURABILITY", default="async")
 
 # --- research agent and LLM providers ---------------------------------------------------------
 # Which engine runs is decided by the keys above: Anthropic, else Gemini, else deterministic.
