@@ -20,6 +20,7 @@ class BriefRun(models.Model):
         ARCHIVED = "archived", "Approved, not emailed"
         REJECTED = "rejected", "Rejected"
         BLOCKED = "blocked", "Blocked (unverified figures)"
+        NO_DATA = "no_data", "No data"
         BUDGET_ABORT = "budget_abort", "Budget abort"
         ITERATION_CAP = "iteration_cap", "Stopped at the iteration cap"
         FAILED = "failed", "Failed"

@@ -1,5 +1,6 @@
-"""RSS headlines per ticker: fetch (short timeout, size cap), parse with feedparser, normalise,
-de-duplicate, and score with offline rules.
+"""RSS headlines per ticker: from live feeds (short timeout, size cap) or from the shipped captures
+(``briefs.news_captures``), parsed by ``briefs.feeds`` (fast, with a forgiving fallback),
+normalised, de-duplicated, and scored with offline rules.
 
 Headline text is **untrusted data**: it is stripped of markup and control characters, collapsed,
 length-capped and only ever quoted verbatim or fenced as data (:func:`core.llm.fence`). Nothing in a
@@ -10,19 +11,20 @@ watchlist, never from text.
 from __future__ import annotations
 
 import re
-import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
-from typing import Any
 
-import feedparser
-import nh3
 from django.conf import settings
+from django.utils import timezone
+
+from briefs.feeds import parse_feed
+from briefs.headlines import HEADLINE_MAX_CHARS, NewsResult, collect, normalise_headline
+from briefs.news_captures import news_from_captures
+
+__all__ = ["HEADLINE_MAX_CHARS", "NewsResult", "news_for", "normalise_headline", "risk_evidence", "score"]
 
 MAX_FEED_BYTES = 2 * 1024 * 1024
-HEADLINE_MAX_CHARS = 200
 
 _POSITIVE = {
     "beat", "beats", "gain", "gains", "growth", "grows", "jump", "jumps", "rally", "rallies", "record",
@@ -45,16 +47,9 @@ SENTIMENT_LABELS = ("positive", "negative", "mixed", "neutral")
 _WORD_RE = re.compile(r"[a-z]+")
 
 
-def normalise_headline(raw: str) -> str:
-    """Plain text: no markup, no control characters, single spaces, at most 200 characters."""
-    text = nh3.clean(raw or "", tags=set())
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
-    text = " ".join(text.split())
-    text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
-    if len(text) > HEADLINE_MAX_CHARS:
-        text = text[: HEADLINE_MAX_CHARS - 1].rstrip() + "…"
-    return text
+def _events(title: str) -> list[str]:
+    words = set(_WORD_RE.findall(title.lower()))
+    return [event for word, event in _RISK_EVENTS.items() if word in words]
 
 
 def score(titles: list[str]) -> tuple[float, str, list[str]]:
@@ -65,13 +60,22 @@ def score(titles: list[str]) -> tuple[float, str, list[str]]:
         words = set(_WORD_RE.findall(title.lower()))
         pos += len(words & _POSITIVE)
         neg += len(words & _NEGATIVE)
-        for word, event in _RISK_EVENTS.items():
-            if word in words and event not in events:
+        for event in _events(title):
+            if event not in events:
                 events.append(event)
     total = pos + neg
     value = 0.0 if total == 0 else (pos - neg) / total
     label = "positive" if value > 0.2 else "negative" if value < -0.2 else "mixed" if total else "neutral"
     return value, label, events
+
+
+def risk_evidence(titles: list[str]) -> list[dict[str, str]]:
+    """The first headline that shows each risk event: ``[{"event", "headline"}]``, in event order."""
+    evidence: dict[str, str] = {}
+    for title in titles:
+        for event in _events(title):
+            evidence.setdefault(event, title)
+    return [{"event": event, "headline": headline} for event, headline in evidence.items()]
 
 
 def feed_urls(symbol: str, name: str = "") -> list[str]:
@@ -82,13 +86,6 @@ def feed_urls(symbol: str, name: str = "") -> list[str]:
         t.format(symbol=urllib.parse.quote(symbol), base=urllib.parse.quote(base), query=query)
         for t in settings.BRIEF_NEWS_FEEDS
     ]
-
-
-@dataclass
-class NewsResult:
-    items: list[dict[str, Any]] = field(default_factory=list)
-    feeds_ok: int = 0
-    feeds_failed: list[str] = field(default_factory=list)
 
 
 def fetch_bytes(url: str) -> bytes:
@@ -102,42 +99,22 @@ def fetch_bytes(url: str) -> bytes:
 
 
 def news_for(symbol: str, *, name: str = "", limit: int = 8) -> NewsResult:
-    """Headlines for one ticker from every configured feed, de-duplicated on normalised text."""
-    result = NewsResult()
+    """Headlines for one ticker: from the shipped captures (``BRIEF_NEWS_SOURCE=captures``) or
+    from every configured live feed, de-duplicated on normalised text."""
+    if settings.BRIEF_NEWS_SOURCE == "captures":
+        return news_from_captures(symbol, name=name, limit=limit)
+    result = NewsResult(as_of=timezone.localdate())
     seen: set[str] = set()
     for url in feed_urls(symbol, name):
         if not url.startswith(("http://", "https://")):
             result.feeds_failed.append(url)
             continue
         try:
-            parsed = feedparser.parse(fetch_bytes(url))
+            parsed = parse_feed(fetch_bytes(url))
         except (OSError, ValueError, urllib.error.URLError):
             result.feeds_failed.append(url)
             continue
-        if parsed.bozo and not parsed.entries:
-            result.feeds_failed.append(url)
-            continue
         result.feeds_ok += 1
-        for entry in parsed.entries:
-            title = normalise_headline(str(entry.get("title", "")))
-            key = title.casefold()
-            if not title or key in seen:
-                continue
-            seen.add(key)
-            source = entry.get("source") or {}
-            link = str(entry.get("link", ""))[:500]
-            result.items.append(
-                {
-                    "title": title,
-                    "link": link if link.startswith(("https://", "http://")) else "",
-                    "publisher": normalise_headline(str(source.get("title", "")) if isinstance(source, dict) else "")[
-                        :80
-                    ]
-                    or urllib.parse.urlsplit(url).hostname
-                    or "",
-                    "published": str(entry.get("published", ""))[:64],
-                }
-            )
-            if len(result.items) >= limit:
-                return result
+        if collect(result, parsed.entries, urllib.parse.urlsplit(url).hostname or "", seen, limit):
+            return result
     return result

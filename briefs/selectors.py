@@ -9,7 +9,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 
-from briefs.models import Brief, BriefRun
+from briefs.models import Brief, BriefDelivery, BriefRun
+from core.exceptions import ApplicationError
 from core.roles import ADMIN, REVIEWER, has_role
 from portfolios.models import Watchlist
 
@@ -83,3 +84,23 @@ def brief_diff(*, brief: Brief) -> tuple[Brief | None, list[str]]:
         lineterm="",
     )
     return previous, list(lines)
+
+
+def delivery_get(*, user: Any, brief_id: int) -> tuple[Brief, BriefDelivery]:
+    """A visible brief and what was sent (or archived) for it; 404 when nothing was delivered yet."""
+    brief = brief_get(user=user, brief_id=brief_id)
+    delivery = getattr(brief, "delivery", None)
+    if delivery is None:
+        raise Http404("This brief has not been delivered.")
+    return brief, delivery
+
+
+def instrument_kinds(*, user: Any, symbols: set[str]) -> dict[str, str]:
+    """Symbol → instrument kind (an index is priced in points), for showing a run's figures."""
+    from portfolios.selectors import instruments_describe
+
+    try:
+        described = instruments_describe(user=user, symbols=sorted(s for s in symbols if s))
+    except ApplicationError:  # a viewer without market access still sees the run, in currencies
+        return {}
+    return {symbol: info.kind for symbol, info in described.items()}

@@ -11,17 +11,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-import nh3
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.utils import timezone
 
 from briefs.agent.state import GRAPH_NAME
-from briefs.claims import BriefDraft, Claim, format_value, render_html, render_text, to_markup
+from briefs.claims import BriefDraft, Claim
 from briefs.models import Brief, BriefDelivery, BriefRun
+from briefs.renderings import Rendered, email_bodies, render_brief, review_payload
 from core.audit import audit_record
 from core.roles import ADMIN, ANALYST, has_role
 from core.tasks import enqueue
@@ -81,47 +80,6 @@ def _enqueue_execute(run_id: int) -> None:
 
 
 # --- review ------------------------------------------------------------------------------------
-def _claims_payload(claims: list[Claim], verification: dict[str, Any]) -> list[dict[str, Any]]:
-    checks = {c["id"]: c for c in verification.get("checks", [])}
-    rows = []
-    for claim in claims:
-        check = checks.get(claim.id, {})
-        again = check.get("recomputed")
-        rows.append(
-            {
-                "id": claim.id,
-                "ticker": claim.ticker,
-                "metric": claim.metric,
-                "value": format_value(claim),
-                "raw_value": claim.value,
-                "recomputed": format_value(claim.model_copy(update={"value": again})) if again is not None else None,
-                "raw_recomputed": again,
-                "verified": bool(check.get("verified")),
-                "as_of": claim.as_of.isoformat(),
-                "tool": claim.tool,
-                "tool_call_id": claim.tool_call_id,
-                "inputs": claim.inputs,
-                "source": f"{claim.tool}({claim.ticker}) · {claim.source} · as of {claim.as_of}",
-            }
-        )
-    return rows
-
-
-def _renderings(draft: BriefDraft, claims: list[Claim], verification: dict[str, Any]) -> tuple[str, str, set[str]]:
-    verified = {c["id"] for c in verification.get("checks", []) if c.get("verified")}
-    return render_text(draft, claims, verified), _clean_html(render_html(draft, claims, verified)), verified
-
-
-def _clean_html(markup: str) -> str:
-    """Defence in depth: the renderer escapes feed text already; nh3 keeps only what it emits."""
-    return nh3.clean(
-        markup,
-        tags={"h2", "h3", "p", "section", "ul", "li", "a", "strong", "span"},
-        attributes={"*": {"class", "title", "data-ticker", "data-claim", "data-testid"}, "a": {"href"}},
-        link_rel="noopener nofollow",
-    )
-
-
 @dataclass(frozen=True)
 class _GateBrief:
     """The brief as the gate sees it: parsed from the graph state and rendered once."""
@@ -129,8 +87,7 @@ class _GateBrief:
     draft: BriefDraft
     claims: list[Claim]
     verification: dict[str, Any]
-    text: str
-    html: str
+    rendered: Rendered
     as_of: dt.date | None
     errors: list[Any]
     partial: bool
@@ -140,28 +97,26 @@ class _GateBrief:
         return bool(self.verification.get("ok"))
 
 
-def _gate_brief(state: dict[str, Any]) -> _GateBrief:
+def _gate_brief(state: dict[str, Any], watchlist: str) -> _GateBrief:
     draft = BriefDraft.model_validate(state["draft"])
     claims = [Claim.model_validate(c) for c in state.get("claims") or []]
     verification = state.get("verification") or {}
-    text, html, _ = _renderings(draft, claims, verification)
     errors = state.get("errors") or []
     return _GateBrief(
         draft=draft,
         claims=claims,
         verification=verification,
-        text=text,
-        html=html,
-        as_of=max((c.as_of for c in claims), default=None),
+        rendered=render_brief(draft, claims, verification, watchlist),
+        as_of=draft.dateline.as_of if draft.dateline else max((c.as_of for c in claims), default=None),
         errors=errors,
-        partial=draft.partial or bool(errors),
+        partial=draft.partial,
     )
 
 
 def brief_open_for_review(*, state: dict[str, Any], gate_round: int) -> tuple[int, int]:
     """Save (or update) the run's brief and open its review task; safe to repeat."""
     run = BriefRun.objects.select_related("watchlist").get(pk=state["run_id"])
-    gate = _gate_brief(state)
+    gate = _gate_brief(state, run.watchlist.name)
     with transaction.atomic():
         brief, created = _brief_save(run, gate)
         task = _brief_review_task(run, brief, gate, note=state.get("gate_note", ""), gate_round=gate_round)
@@ -181,14 +136,14 @@ def _brief_save(run: BriefRun, gate: _GateBrief) -> tuple[Brief, bool]:
         run=run,
         defaults={
             "watchlist": run.watchlist,
-            "title": f"{gate.draft.title}: {run.watchlist.name}"[:200],
+            "title": gate.rendered.title,
             "as_of": gate.as_of,
             "partial": gate.partial,
             "draft": gate.draft.model_dump(mode="json"),
             "claims": [c.model_dump(mode="json") for c in gate.claims],
             "verification": gate.verification,
-            "body_text": gate.text,
-            "body_html": gate.html,
+            "body_text": gate.rendered.text,
+            "body_html": gate.rendered.html,
         },
     )
 
@@ -196,7 +151,10 @@ def _brief_save(run: BriefRun, gate: _GateBrief) -> tuple[Brief, bool]:
 def _brief_review_task(run: BriefRun, brief: Brief, gate: _GateBrief, *, note: str, gate_round: int) -> ReviewTask:
     """The brief_approval task of this gate round (idempotent per round); a failed verification
     is escalated: flagged in the title and raised in priority."""
-    title = ("ESCALATED: " if not gate.ok else "") + brief.title + (" (partial)" if gate.partial else "")
+    flags = ("ESCALATED: " if not gate.ok else "") + (
+        "STALE DATA: " if gate.draft.dateline and gate.draft.dateline.stale else ""
+    )
+    title = flags + brief.title + (" (partial)" if gate.partial else "")
     return review_task_request(
         requested_by=run.requested_by,
         subject_owner=run.watchlist.owner,
@@ -213,29 +171,23 @@ def _brief_review_task(run: BriefRun, brief: Brief, gate: _GateBrief, *, note: s
 
 def _review_payload(run: BriefRun, brief: Brief, gate: _GateBrief, *, note: str) -> dict[str, Any]:
     """What the reviewer sees (``templates/reviews/kinds/_brief_approval.html``) and may edit."""
-    return {
-        "brief": {
-            "title": brief.title,
-            "watchlist": run.watchlist.name,
-            "as_of": gate.as_of.isoformat() if gate.as_of else "",
-            "source": ", ".join(sorted({c.source for c in gate.claims})) or "—",
-            "body": gate.text,
-            "body_html": gate.html,
-            "partial": gate.partial,
-            "brief_id": brief.pk,
-            "run_id": run.pk,
-        },
-        "editable": {"body": to_markup(gate.draft)},
-        "claims": _claims_payload(gate.claims, gate.verification),
-        "verification": {"status": "verified" if gate.ok else "failed", "summary": _verification_summary(gate)},
+    context = {
+        "watchlist": run.watchlist.name,
+        "brief_id": brief.pk,
+        "run_id": run.pk,
+        "partial": gate.partial,
         "errors": gate.errors,
         "note": note,
+        "summary": _verification_summary(gate),
     }
+    return review_payload(
+        draft=gate.draft, claims=gate.claims, verification=gate.verification, rendered=gate.rendered, context=context
+    )
 
 
 def _verification_summary(gate: _GateBrief) -> str:
     n_ok = sum(1 for c in gate.verification.get("checks", []) if c.get("verified"))
-    summary = f"{n_ok} of {len(gate.claims)} figures recomputed from raw bars and matched."
+    summary = f"{n_ok} of {len(gate.claims)} figures recomputed from the stored bars and matched."
     if gate.verification.get("problems"):
         summary += " Problems: " + "; ".join(gate.verification["problems"][:5])
     return summary + (" Escalated after one regeneration." if not gate.ok else "")
@@ -255,7 +207,7 @@ def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
         # Recipients come from the watchlist at delivery time, never from anything in the brief.
         recipients = sorted({r for r in brief.watchlist.recipients if r})
         text, html = _email_bodies(brief)
-        subject = f"[AlphaDesk] {brief.title}" + (f" — data as of {brief.as_of}" if brief.as_of else "")
+        subject = f"[AlphaDesk] {brief.title}"
         delivery = existing or BriefDelivery.objects.create(
             brief=brief, recipients=recipients, subject=subject[:250], text=text, html=html
         )
@@ -289,17 +241,7 @@ def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
 def _email_bodies(brief: Brief) -> tuple[str, str]:
     draft = BriefDraft.model_validate(brief.draft)
     claims = [Claim.model_validate(c) for c in brief.claims]
-    verified = {c["id"] for c in brief.verification.get("checks", []) if c.get("verified")}
-    footer = (
-        f"\nFigures recomputed from daily bars and verified; data as of {brief.as_of}. "
-        f"Approved by {brief.decided_by or 'a reviewer'}.\n"
-    )
-    text = render_text(draft, claims, verified) + footer
-    html = render_to_string(
-        "briefs/email.html",
-        {"brief": brief, "body": render_html(draft, claims, verified, link_claims=False), "footer": footer.strip()},
-    )
-    return text, html
+    return email_bodies(draft, claims, brief.verification, title=brief.title, approved_by=brief.decided_by)
 
 
 def brief_record_decision(*, brief_id: int, decision: dict[str, Any], draft: dict[str, Any] | None) -> None:
@@ -310,21 +252,41 @@ def brief_record_decision(*, brief_id: int, decision: dict[str, Any], draft: dic
         "decision_reason": decision.get("reason") or "",
     }
     if draft is not None:
-        brief = Brief.objects.get(pk=brief_id)
+        brief = Brief.objects.select_related("watchlist").get(pk=brief_id)
         parsed = BriefDraft.model_validate(draft)
         claims = [Claim.model_validate(c) for c in brief.claims]
-        text, html, _ = _renderings(parsed, claims, brief.verification)
-        updates.update(draft=draft, body_text=text, body_html=html)
+        rendered = render_brief(parsed, claims, brief.verification, brief.watchlist.name)
+        updates.update(draft=draft, body_text=rendered.text, body_html=rendered.html, title=rendered.title)
     Brief.objects.filter(pk=brief_id).update(**updates)
 
 
-def run_finish(*, state: dict[str, Any]) -> None:
-    """End a run that delivers nothing, with the reason on the run and in the audit log."""
+def _finish_status(state: dict[str, Any]) -> BriefRun.Status:
     stop, outcome = state.get("stop"), state.get("outcome")
-    status = {
-        "budget_abort": BriefRun.Status.BUDGET_ABORT,
-        "iteration_cap": BriefRun.Status.ITERATION_CAP,
-    }.get(stop or "") or (BriefRun.Status.BLOCKED if outcome == "blocked" else BriefRun.Status.REJECTED)
+    if stop == "budget_abort":
+        return BriefRun.Status.BUDGET_ABORT
+    if stop == "iteration_cap":
+        return BriefRun.Status.ITERATION_CAP
+    return {"blocked": BriefRun.Status.BLOCKED, "no_data": BriefRun.Status.NO_DATA}.get(
+        outcome or "", BriefRun.Status.REJECTED
+    )
+
+
+def _no_data_note(errors: list[dict[str, Any]]) -> str:
+    """Why there is nothing to brief, ticker by ticker, as a person reads it."""
+    reasons = [
+        f"{e.get('ticker') or 'a worker'}: {e.get('message') or e.get('error')}"
+        for e in errors
+        if e.get("source") == "market" and not e.get("context")
+    ]
+    return "No data: no figure could be computed for any ticker on the watchlist, so there is nothing to brief. " + (
+        "; ".join(reasons) if reasons else "The market data agent returned nothing."
+    )
+
+
+def run_finish(*, state: dict[str, Any]) -> None:
+    """End a run that delivers nothing, with the reason on the run and in the audit log; a run
+    with no data also tells the watchlist's owner."""
+    status = _finish_status(state)
     notes = {
         BriefRun.Status.BUDGET_ABORT: (
             f"Stopped: the run exceeded its budget ({state.get('tokens', 0)} tokens, "
@@ -332,10 +294,11 @@ def run_finish(*, state: dict[str, Any]) -> None:
         ),
         BriefRun.Status.ITERATION_CAP: f"Stopped at the cap of {settings.BRIEF_MAX_ITERATIONS} supervisor iterations.",
         BriefRun.Status.BLOCKED: "Approved, but some figures did not verify: nothing was sent.",
+        BriefRun.Status.NO_DATA: _no_data_note(state.get("errors") or []),
         BriefRun.Status.REJECTED: _rejection_note(state.get("decision") or {}),
     }
     with transaction.atomic():
-        run = BriefRun.objects.select_for_update().get(pk=state["run_id"])
+        run = BriefRun.objects.select_for_update().select_related("watchlist__owner").get(pk=state["run_id"])
         if run.finished_at is not None:
             return
         run.status, run.finished_at, run.note = status, timezone.now(), notes[status][:500]
@@ -344,7 +307,31 @@ def run_finish(*, state: dict[str, Any]) -> None:
         if state.get("brief_id"):
             brief_status = Brief.Status.BLOCKED if status == BriefRun.Status.BLOCKED else Brief.Status.REJECTED
             Brief.objects.filter(pk=state["brief_id"]).update(status=brief_status)
-        audit_record(actor=None, action=f"brief_run.{status}", subject=run, after={"note": run.note})
+        after: dict[str, Any] = {"note": run.note}
+        if status == BriefRun.Status.NO_DATA:
+            after["owner_notified"] = _tell_owner_no_data(run)
+        audit_record(actor=None, action=f"brief_run.{status}", subject=run, after=after)
+
+
+def _tell_owner_no_data(run: BriefRun) -> bool:
+    """Email the watchlist's owner that this run has no brief, and why (through the configured mail
+    backend: SMTP, or files under var/mail in the demo). Returns whether the message went out."""
+    owner = run.watchlist.owner
+    if not owner.email:
+        return False
+    link = f"{settings.SITE_URL.rstrip('/')}/briefs/runs/{run.pk}/"
+    message = EmailMultiAlternatives(
+        f"[AlphaDesk] No brief for {run.watchlist.name}: no data",
+        f"{run.note}\n\nNothing went to a reviewer and nothing was sent. The run: {link}\n",
+        None,
+        [owner.email],
+    )
+    try:
+        message.send(fail_silently=False)
+    except OSError as exc:
+        logger.warning("no-data notice for run %s failed: %s", run.pk, exc)
+        return False
+    return True
 
 
 def _rejection_note(decision: dict[str, Any]) -> str:

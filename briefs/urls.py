@@ -10,4 +10,6 @@ urlpatterns = [
     path("watchlists/<int:watchlist_id>/run/", views.run_start, name="run-start"),
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("<int:brief_id>/", views.brief_detail, name="brief"),
+    path("<int:brief_id>/delivered/", views.delivery_detail, name="delivery"),
+    path("<int:brief_id>/delivered/email.html", views.delivery_email, name="delivery-email"),
 ]

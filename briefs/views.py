@@ -5,10 +5,14 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_http_methods
 
 from briefs import selectors, services
-from briefs.models import BriefRun
+from briefs.claims import BriefDraft, Claim
+from briefs.models import BriefRun, BriefStep
+from briefs.renderings import claim_rows, staleness
+from briefs.steps import error_rows, step_rows
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 
@@ -53,11 +57,21 @@ def run_start(request: HttpRequest, watchlist_id: int) -> HttpResponse:
     return redirect("briefs:run", run_id=run.pk)
 
 
+def _symbols(run: BriefRun, steps: list[BriefStep]) -> set[str]:
+    return {*run.tickers, *(str(s.inputs.get("ticker", "")) for s in steps if s.inputs)}
+
+
 @area_required("briefs")
 @require_http_methods(["GET"])
 def run_detail(request: HtmxHttpRequest, run_id: int) -> HttpResponse:
     run = selectors.run_get(user=request.user, run_id=run_id)
-    context = {"run": run, "steps": run.steps.all(), "brief": getattr(run, "brief", None)}
+    steps = list(run.steps.all())
+    context = {
+        "run": run,
+        "steps": step_rows(steps, selectors.instrument_kinds(user=request.user, symbols=_symbols(run, steps))),
+        "errors": error_rows(run.errors or []),
+        "brief": getattr(run, "brief", None),
+    }
     if request.htmx:
         return render(request, "briefs/run.html#run_progress", context)
     return render(request, "briefs/run.html", context)
@@ -68,13 +82,37 @@ def run_detail(request: HtmxHttpRequest, run_id: int) -> HttpResponse:
 def brief_detail(request: HttpRequest, brief_id: int) -> HttpResponse:
     brief = selectors.brief_get(user=request.user, brief_id=brief_id)
     previous, diff = selectors.brief_diff(brief=brief)
-    checks = {c["id"]: c for c in brief.verification.get("checks", [])}
-    claims = [{**c, **{"check": checks.get(c["id"], {})}} for c in brief.claims]
+    draft = BriefDraft.model_validate(brief.draft)
+    claims = [Claim.model_validate(c) for c in brief.claims]
     context = {
         "brief": brief,
-        "claims": claims,
+        "claims": claim_rows(claims, brief.verification),
+        "stale": staleness(draft),
         "previous": previous,
         "diff": diff,
         "delivery": getattr(brief, "delivery", None),
     }
     return render(request, "briefs/brief.html", context)
+
+
+@area_required("briefs")
+@require_http_methods(["GET"])
+def delivery_detail(request: HttpRequest, brief_id: int) -> HttpResponse:
+    """What was sent (or archived): subject, recipients, the email as sent, and its plain text."""
+    brief, delivery = selectors.delivery_get(user=request.user, brief_id=brief_id)
+    return render(request, "briefs/delivered.html", {"brief": brief, "delivery": delivery})
+
+
+@area_required("briefs")
+@require_http_methods(["GET"])
+@xframe_options_sameorigin
+def delivery_email(request: HttpRequest, brief_id: int) -> HttpResponse:
+    """The archived email HTML exactly as sent, framed by the delivered page. It carries only
+    inline styles, so its own policy allows those and nothing else (no scripts, no remote loads)."""
+    _, delivery = selectors.delivery_get(user=request.user, brief_id=brief_id)
+    response = HttpResponse(delivery.html, content_type="text/html; charset=utf-8")
+    response["Content-Security-Policy"] = (
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'"
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

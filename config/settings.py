@@ -382,6 +382,18 @@ BRIEF_BUDGET_USD = env.float("BRIEF_BUDGET_USD", default=2.0)
 # Email briefs only when SMTP is configured; otherwise they are archived and the run says so.
 BRIEF_EMAIL_ENABLED = env.bool("BRIEF_EMAIL_ENABLED", default=bool(EMAIL_HOST))
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_briefs"]
+# News: "captures" reads the RSS captures shipped in data/news (offline, the snapshot default);
+# "feeds" fetches BRIEF_NEWS_FEEDS live (the default with yfinance).
+BRIEF_NEWS_SOURCE = env.str("BRIEF_NEWS_SOURCE", default="captures" if MARKET_DATA_PROVIDER == "snapshot" else "feeds")
+BRIEF_NEWS_CAPTURES_DIR = Path(env.str("BRIEF_NEWS_CAPTURES_DIR", default=str(BASE_DIR / "data" / "news")))
+# A brief whose newest bar is more than this many trading days older than the brief date says so.
+BRIEF_STALE_AFTER_TRADING_DAYS = env.int("BRIEF_STALE_AFTER_TRADING_DAYS", default=3)
+BRIEF_BENCHMARK = env.str("BRIEF_BENCHMARK", default="")  # "" → ^NSEI for mostly Indian lists, else SPY
+# A running run with no step for this long is taken to have lost its worker: a redelivered message resumes it.
+BRIEF_RUN_RECOVER_AFTER_SECONDS = env.int("BRIEF_RUN_RECOVER_AFTER_SECONDS", default=120)
+# "async": a checkpoint after every superstep (a run resumes where its worker died); "exit": only when
+# the run pauses or ends (faster; a run whose worker died starts again from the beginning).
+BRIEF_CHECKPOINT_DURABILITY = env.str("BRIEF_CHECKPOINT_DURABILITY", default="async")
 
 # --- research agent and LLM providers ---------------------------------------------------------
 # Which engine runs is decided by the keys above: Anthropic, else Gemini, else deterministic.

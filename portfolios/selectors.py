@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404
 
@@ -14,12 +15,13 @@ from core.exceptions import ApplicationError
 from core.roles import can_access
 from portfolios import analytics, market, metrics
 from portfolios.market import Series
-from portfolios.models import Portfolio, Watchlist
+from portfolios.models import Instrument, Portfolio, PriceBar, Watchlist
 from portfolios.schemas import (
     AssetRow,
     BenchmarkSummary,
     ChartSeries,
     Excluded,
+    InstrumentInfo,
     PortfolioAnalysis,
     Quote,
     TickerMetrics,
@@ -281,3 +283,47 @@ def portfolio_analysis(
         include_series=include_series,
         portfolio=portfolio,
     )
+
+
+# --- reads for verifiers and renderers (no maths here) -----------------------------------------
+def benchmark_for(symbols: Sequence[str]) -> str:
+    """The default benchmark of a list of tickers: ^NSEI when at least half are Indian, else SPY."""
+    return _default_benchmark(symbols)
+
+
+def instruments_describe(*, user: Any, symbols: Sequence[str]) -> dict[str, InstrumentInfo]:
+    """Name, currency, kind (equity, index, etf) and sector of cached instruments, in one query.
+    Symbols not in the cache are left out (resolve them through a tool first)."""
+    _require_market_user(user)
+    rows = Instrument.objects.filter(symbol__in=list(symbols)).values(
+        "symbol", "name", "exchange", "currency", "sector", "industry", "kind"
+    )
+    return {row["symbol"]: InstrumentInfo.model_validate(row) for row in rows}
+
+
+def stored_closes(*, user: Any, symbols: Sequence[str]) -> dict[str, tuple[list[dt.date], list[float]]]:
+    """Dates and closes of each symbol straight from the stored bars (``PriceBar``), oldest first,
+    in one query — not through the in-process series cache the tools use, so a verifier that
+    recomputes from these catches a cache that drifted from the database."""
+    _require_market_user(user)
+    ids = dict(Instrument.objects.filter(symbol__in=list(symbols)).values_list("pk", "symbol"))
+    out: dict[str, tuple[list[dt.date], list[float]]] = {symbol: ([], []) for symbol in ids.values()}
+    if not ids:
+        return out
+    epoch = dt.date(1970, 1, 1).toordinal()
+    days: dict[int, dt.date] = {}  # the instruments share their trading days: build each date once
+    with connection.cursor() as cursor:  # day numbers, not dates: the driver parses ints far faster
+        cursor.execute(
+            f"SELECT instrument_id, date - DATE '1970-01-01', close FROM {PriceBar._meta.db_table} "  # noqa: S608
+            "WHERE instrument_id = ANY(%s) ORDER BY instrument_id, date",
+            [list(ids)],
+        )
+        rows = cursor.fetchall()
+    for instrument_id, day, close in rows:
+        dates, closes = out[ids[instrument_id]]
+        date = days.get(day)
+        if date is None:
+            date = days[day] = dt.date.fromordinal(epoch + day)
+        dates.append(date)
+        closes.append(close)
+    return out

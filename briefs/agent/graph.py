@@ -5,6 +5,7 @@ supervisor ─┬─ data_agent ─┐ (same superstep; shared channels with red
 verifier ─ ok → gate · mismatch → regenerate (once) → supervisor → … → verifier → gate (escalated)
 gate ─ interrupt (brief_approval review) → deliver | gate (refused edit) | finish
 supervisor ─ budget / iteration cap → finish
+writer ─ no figure for any ticker → finish ("no data": never reaches a reviewer)
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ def route_supervisor(state: BriefState) -> list[Literal["data_agent", "news_agen
     return workers or ["writer"]
 
 
+def route_writer(state: BriefState) -> Literal["verifier", "finish"]:
+    return "finish" if state.get("outcome") == "no_data" else "verifier"
+
+
 def route_verifier(state: BriefState) -> Literal["gate", "regenerate"]:
     if (state.get("verification") or {}).get("ok"):
         return "gate"
@@ -46,11 +51,26 @@ def route_gate(state: BriefState) -> Literal["deliver", "gate", "finish"]:
     return "finish"
 
 
+_default: Any = None  # the graph with the rules planner, compiled once per process
+
+
 def build_graph(*, checkpointer: Any = None, planner: nodes.Planner | None = None) -> Any:
-    """``planner`` decides which workers the supervisor runs (default: the rules planner)."""
+    """``planner`` decides which workers the supervisor runs (default: the rules planner).
+
+    Compiling costs tens of milliseconds, so the default graph is compiled once per process and
+    each run gets a copy bound to its own checkpointer."""
+    global _default
+    if planner is not None:
+        return _compile(checkpointer, planner)
+    if _default is None:
+        _default = _compile(None, nodes.rules_planner)
+    return _default.copy({"checkpointer": checkpointer})
+
+
+def _compile(checkpointer: Any, planner: nodes.Planner) -> Any:
     builder = StateGraph(BriefState)
     # A closure, so its parameter has no name LangGraph's node protocols can match: typed as Any.
-    supervisor: Any = nodes.make_supervisor(planner or nodes.rules_planner)
+    supervisor: Any = nodes.make_supervisor(planner)
     builder.add_node("supervisor", db_node(supervisor))
     builder.add_node("data_agent", db_node(nodes.data_agent))
     builder.add_node("news_agent", db_node(nodes.news_agent))
@@ -64,7 +84,7 @@ def build_graph(*, checkpointer: Any = None, planner: nodes.Planner | None = Non
     builder.add_conditional_edges("supervisor", route_supervisor, ["data_agent", "news_agent", "writer", "finish"])
     builder.add_edge("data_agent", "supervisor")
     builder.add_edge("news_agent", "supervisor")
-    builder.add_edge("writer", "verifier")
+    builder.add_conditional_edges("writer", route_writer, ["verifier", "finish"])
     builder.add_conditional_edges("verifier", route_verifier, ["gate", "regenerate"])
     builder.add_edge("regenerate", "supervisor")
     builder.add_conditional_edges("gate", route_gate, ["deliver", "gate", "finish"])

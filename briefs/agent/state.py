@@ -36,9 +36,13 @@ class BriefState(TypedDict, total=False):
     watchlist_id: int
     watchlist_name: str
     tickers: list[str]  # the scope: fixed from the watchlist when the run starts
+    benchmark: str  # the lead's point of comparison (may be outside the scope: context only)
+    brief_date: str  # ISO date the brief is produced for (staleness is measured against it)
     # Shared channels (parallel writers): explicit reducers.
     prices: Annotated[dict[str, Any], merge_dicts]  # ticker → compute_metrics output + call id
-    bars: Annotated[dict[str, Any], merge_dicts]  # ticker → {"dates": [...], "closes": [...]}
+    # No longer written: the verifier reads the stored bars itself. Kept so that runs paused by an
+    # earlier version (whose checkpoints carry it) still resume.
+    bars: Annotated[dict[str, Any], merge_dicts]
     sentiment: Annotated[dict[str, Any], merge_dicts]  # ticker → news, sentiment, risk events
     errors: Annotated[list[dict[str, Any]], operator.add]
     attempts: Annotated[dict[str, int], add_counts]
@@ -58,4 +62,4 @@ class BriefState(TypedDict, total=False):
     gate_round: int
     gate_note: str
     decision: dict[str, Any]
-    outcome: str  # approved | rejected | blocked | edit_invalid
+    outcome: str  # approved | rejected | blocked | edit_invalid | no_data

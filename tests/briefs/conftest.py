@@ -83,12 +83,14 @@ _feed_server: FeedServer | None = None
 
 @pytest.fixture
 def feeds(settings: Any) -> Iterator[FeedServer]:
-    """The session's feed server with overrides cleared (in-process settings point at it too)."""
+    """The session's feed server with overrides cleared; in-process settings read live feeds from it
+    (``BRIEF_NEWS_SOURCE=feeds``; the demo default in snapshot mode reads the shipped captures)."""
     global _feed_server
     if _feed_server is None:
         _feed_server = FeedServer()
         threading.Thread(target=_feed_server.serve_forever, daemon=True).start()
     settings.BRIEF_NEWS_FEEDS = FEEDS
+    settings.BRIEF_NEWS_SOURCE = "feeds"
     _feed_server.overrides.clear()
     _feed_server.requests.clear()
     yield _feed_server

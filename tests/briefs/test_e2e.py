@@ -55,16 +55,18 @@ def test_run_gate_approve_email_once(
     parts = {p.get_content_type(): p.get_payload(decode=True).decode() for p in message.walk() if not p.is_multipart()}
     brief = Brief.objects.get(run_id=run_id)
     claim = next(c for c in brief.claims if c["ticker"] == "RELIANCE.NS" and c["metric"] == "last_close")
-    figure = f"{claim['value']:,.2f} INR"
+    figure = f"₹{claim['value']:,.2f}"  # the house convention: currency symbol, two decimals
     assert figure in parts["text/plain"] and figure in parts["text/html"]
-    assert "{{c" not in parts["text/plain"]
+    assert "{{c" not in parts["text/plain"] and " INR" not in parts["text/plain"]
+    assert 'style="' in parts["text/html"] and "<table" in parts["text/html"]  # inline styles, a table
     delivery = BriefDelivery.objects.get(brief=brief)
     assert delivery.emailed and delivery.text == parts["text/plain"].replace("\r\n", "\n")
 
     # A second resume (redelivered message) and a retried delivery send nothing.
     ReviewTask.objects.filter(pk=task.pk).update(resume_state=ReviewTask.ResumeState.QUEUED)
     review_task_resume.delay(task.pk)
-    _wait(lambda: ReviewTask.objects.get(pk=task.pk).resume_state != ReviewTask.ResumeState.QUEUED)
+    settled = {ReviewTask.ResumeState.QUEUED, ReviewTask.ResumeState.RUNNING}  # until the worker has answered it
+    _wait(lambda: ReviewTask.objects.get(pk=task.pk).resume_state not in settled)
     brief_deliver(run_id=run_id, brief_id=brief.pk)
     time.sleep(1)
     assert len(smtp_inbox.messages) == 1

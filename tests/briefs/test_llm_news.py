@@ -64,7 +64,7 @@ def test_the_models_reading_is_used_and_cannot_widen_the_scope(infy: Any, analys
     assert tone["risk_evidence"] == [{"event": "regulatory probe", "headline": HEADLINES[1]}]
     # what the rules said is kept beside it: "wins" is a positive keyword, "probe" and "SEBI" risk words
     assert tone["rules"] == {"label": "positive", "score": 1.0, "risk_events": RULES_EVENTS}
-    assert set(values["sentiment"]) == {"INFY.NS"}  # TSLA from the reply was ignored
+    assert set(values["sentiment"]) == {"INFY.NS", "^NSEI"}  # TSLA from the reply was ignored (^NSEI: market news)
     section = values["draft"]["sections"][0]
     assert section["headlines"][0]["text"] == HEADLINES[1]  # the evidence is quoted first
     brief = run.brief  # what the reviewer sees, and what is emailed once approved
@@ -78,7 +78,8 @@ def test_the_models_reading_is_used_and_cannot_widen_the_scope(infy: Any, analys
     step = _news_llm_step(run)
     assert step.outputs["engine"] == "anthropic" and "fallback" not in step.outputs
     assert step.tokens == 460 and step.cost_usd > 0
-    assert {s.inputs.get("ticker") for s in BriefStep.objects.filter(run=run).exclude(tool="")} == {"INFY.NS"}
+    # the list's ticker and its benchmark (context for the lead): nothing from the reply
+    assert {s.inputs.get("ticker") for s in BriefStep.objects.filter(run=run).exclude(tool="")} == {"INFY.NS", "^NSEI"}
     # The headlines (the injection among them) appear only inside the data fence.
     before, fenced = news_prompt.split("<data>", 1)
     inside, after = fenced.split("</data>", 1)

@@ -23,12 +23,13 @@ def _run(watchlist: Any, analyst: Any, planner: Any = None) -> Any:
     """Create a run and execute it in this process (the graph runs until the gate or the end)."""
     from briefs.agent.graph import build_graph
     from briefs.models import BriefRun
+    from briefs.runs import _initial_state
     from core.checkpoint import checkpointer
 
     run = BriefRun.objects.create(
         watchlist=watchlist, requested_by=analyst, trigger="api", tickers=list(watchlist.tickers), status="running"
     )
-    state = {"run_id": run.pk, "user_id": watchlist.owner_id, "watchlist_id": watchlist.pk, "tickers": run.tickers}
+    state = _initial_state(run)
     with checkpointer() as saver:
         graph = build_graph(checkpointer=saver, planner=planner)
         graph.invoke(state, {"configurable": {"thread_id": run.thread_id}})
@@ -62,8 +63,10 @@ def test_both_agents_writes_survive_the_parallel_superstep(watchlist: Any, analy
     # Both workers ran in the same superstep (one supervisor step before, one after).
     nodes = list(BriefStep.objects.filter(run=run).values_list("node", flat=True))
     assert nodes[0] == "supervisor" and nodes.count("supervisor") == 2
-    assert set(values["prices"]) == set(values["bars"]) == {"RELIANCE.NS", "INFY.NS", "TCS.NS", "HDFCBANK.NS"}
-    assert set(values["sentiment"]) == {"RELIANCE.NS", "INFY.NS", "TCS.NS", "HDFCBANK.NS", "NOPE.NS"}
+    # The benchmark (^NSEI for an Indian list) rides along as context for the lead.
+    assert set(values["prices"]) == {"RELIANCE.NS", "INFY.NS", "TCS.NS", "HDFCBANK.NS", "^NSEI"}
+    assert not values.get("bars")  # the verifier reads the stored bars itself: no series in the checkpoint
+    assert set(values["sentiment"]) == {"RELIANCE.NS", "INFY.NS", "TCS.NS", "HDFCBANK.NS", "NOPE.NS", "^NSEI"}
     errors = {(e["ticker"], e["source"], e["error"]) for e in values["errors"]}
     assert errors == {("NOPE.NS", "market", "unknown_ticker"), ("HDFCBANK.NS", "news", "no_news")}
     assert values["worker_status"] == {"data_agent": "done", "news_agent": "done"}
@@ -163,8 +166,8 @@ def test_prompt_injection_in_a_headline_changes_nothing(
     feeds.overrides["RELIANCE.NS"] = rss([INJECTION, "Reliance shares rise on strong refining margins"])
     run, values = _run(watchlist, analyst)
     tickers_called = {s.inputs.get("ticker") for s in BriefStep.objects.filter(run=run).exclude(tool="")}
-    assert tickers_called == set(watchlist.tickers)  # no TSLA, no other ticker
-    assert [s["ticker"] for s in values["draft"]["sections"]] == list(watchlist.tickers)
+    assert tickers_called == {*watchlist.tickers, "^NSEI"}  # the list and its benchmark: no TSLA, nothing else
+    assert sorted(s["ticker"] for s in values["draft"]["sections"]) == sorted(watchlist.tickers)
     quoted = [h["text"] for s in values["draft"]["sections"] for h in s["headlines"]]
     assert INJECTION in quoted  # quoted verbatim as data, nothing more
     task = ReviewTask.objects.get(thread_id=run.thread_id)
@@ -185,17 +188,19 @@ def test_reviewer_edit_is_revalidated(watchlist: Any, analyst: Any, reviewer: An
     run, _ = _run(watchlist, analyst)
     first = ReviewTask.objects.get(thread_id=run.thread_id, request_key="gate-0")
     body = first.payload["editable"]["body"]
-    _decide(first.pk, reviewer, "edit", edited={"body": body.replace("Closed at", "Jumped 5% and closed at", 1)})
+    assert "{{c" not in body and "⟦c" in body  # the reviewer edits rendered text with figure chips
+    lead_end = body.index("\n\n## ")
+    _decide(first.pk, reviewer, "edit", edited={"body": body[:lead_end] + " Jumped 5% today." + body[lead_end:]})
     second = ReviewTask.objects.get(thread_id=run.thread_id, request_key="gate-1")
     assert "bare numeral" in second.payload["note"]
     run.refresh_from_db()
     assert run.status == "awaiting_review"
-    edited = body.replace("Closed at", "Strong session: closed at", 1)
+    edited = body[:lead_end] + " A strong session for the list." + body[lead_end:]
     _decide(second.pk, reviewer, "edit", edited={"body": edited})
     run.refresh_from_db()
     brief = Brief.objects.get(run=run)
     assert run.status == "archived" and "not emailed" in run.note
-    assert brief.status == "approved" and "Strong session: closed at" in brief.body_text
+    assert brief.status == "approved" and "A strong session for the list." in " ".join(brief.body_text.split())
     assert BriefDelivery.objects.get(brief=brief).emailed is False and mail.outbox == []
 
 
@@ -253,4 +258,4 @@ def test_reject_and_smtp_failure_end_the_run_without_sending(
     run2.refresh_from_db()
     delivery = BriefDelivery.objects.get(brief__run=run2)
     assert run2.status == "failed" and "Email failed" in run2.note
-    assert not delivery.emailed and delivery.sent_at is None and delivery.text.startswith("Morning brief")
+    assert not delivery.emailed and delivery.sent_at is None and delivery.text.startswith("Morning brief: India")

@@ -1,0 +1,290 @@
+"""Figures for people: one formatting layer for every page, email and text the portal shows.
+
+Pure functions (no Django, no I/O), so pages, emails, plain-text renderers and agents share them.
+The template filters over them are in ``core/templatetags/figures.py``.
+
+House convention (apply it everywhere; the tests in ``tests/core/test_formatting.py`` pin it):
+
+* **Minus sign** is U+2212 (``−``), never a hyphen; a value that rounds to zero has no sign.
+* **Percentages** have two decimals and no space before ``%``: ``12.34%``. Changes and returns are
+  *signed* (``+1.23%``, ``−0.64%``); levels such as volatility are not (``24.10%``).
+  :func:`percent` takes a value already in percent (``-0.64`` → ``−0.64%``); :func:`fraction_percent`
+  takes a fraction (``0.125`` → ``12.50%``).
+* **Prices** carry the instrument's currency as a symbol where one is unambiguous (``₹1,234.50``,
+  ``$189.20``, ``€``, ``£``, ``¥``), otherwise the ISO code (``CHF 12.30``); **indices are in points**
+  (``24,363.30 pts``) whatever currency their data source reports.
+* **Large numbers and volumes** are abbreviated: ``950``, ``1.2K``, ``12.3M``, ``123M``, ``4.5B``, ``2.1T``
+  (one decimal below a hundred of the unit, none above).
+* **Dates** read ``30 Sep 2025``; date-times ``30 Sep 2025, 14:05``.
+* **Metric keys** are never shown raw: :func:`metric_label` turns ``return_30d_pct`` into
+  ``30-day return``; :func:`format_metric` formats a value by what its key measures.
+* Missing values render as an em dash ``—``.
+
+Full precision stays in the stored data; pages put it in a tooltip (:func:`full_precision`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from typing import Any, Literal
+
+MINUS = "\u2212"
+MISSING = "—"
+
+CURRENCY_SYMBOLS = {"INR": "₹", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+CURRENCY_DECIMALS = {"JPY": 0}
+POINTS = "pts"  # the unit of an index level
+
+MetricKind = Literal["price", "pct", "signed_pct", "fraction", "signed_fraction", "ratio", "money", "count", "number"]
+
+# What each metric key measures, and its label. Keys from the tools (compute_metrics, fundamentals,
+# analyze_portfolio) and the briefs' claims. Unknown keys fall back to _guess_kind / _humanise.
+METRICS: dict[str, tuple[str, MetricKind]] = {
+    "last_close": ("last close", "price"),
+    "previous_close": ("previous close", "price"),
+    "close": ("close", "price"),
+    "open": ("open", "price"),
+    "high": ("high", "price"),
+    "low": ("low", "price"),
+    "high_52w": ("52-week high", "price"),
+    "low_52w": ("52-week low", "price"),
+    "change_1d_pct": ("1-day change", "signed_pct"),
+    "return_30d_pct": ("30-day return", "signed_pct"),
+    "volatility_annualised_pct": ("annualised volatility", "pct"),
+    "max_drawdown_pct": ("maximum drawdown", "pct"),
+    "volume": ("volume", "count"),
+    "market_cap": ("market capitalisation", "money"),
+    "trailing_pe": ("trailing P/E", "ratio"),
+    "forward_pe": ("forward P/E", "ratio"),
+    "beta": ("beta", "number"),
+    "dividend_yield": ("dividend yield", "fraction"),
+    "profit_margin": ("profit margin", "fraction"),
+    "operating_margin": ("operating margin", "fraction"),
+    "debt_to_equity": ("debt to equity", "pct"),
+    "total_return": ("total return", "signed_fraction"),
+    "annualised_return": ("annualised return", "signed_fraction"),
+    "annualised_volatility": ("annualised volatility", "fraction"),
+    "sharpe": ("Sharpe ratio", "number"),
+    "sortino": ("Sortino ratio", "number"),
+    "max_drawdown": ("maximum drawdown", "fraction"),
+    "weight": ("weight", "fraction"),
+    "contribution_to_return": ("contribution to return", "signed_fraction"),
+    "contribution_to_risk": ("contribution to risk", "fraction"),
+}
+
+_PERIODS = {"d": "day", "w": "week", "m": "month", "y": "year"}
+_PERIOD_RE = re.compile(r"^(\d+)([dwmy])$")
+
+
+def as_number(value: Any) -> float | None:
+    """``value`` as a finite float, or None (None, NaN, ±inf and non-numbers are missing)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _signed(body: str, negative: bool, *, plus: bool) -> str:
+    if negative:
+        return MINUS + body
+    return ("+" + body) if plus else body
+
+
+def _rounds_to_zero(value: float, digits: int) -> bool:
+    return round(abs(value), digits) == 0
+
+
+def format_number(value: Any, digits: int = 2, *, signed: bool = False) -> str:
+    """``1234.567`` → ``1,234.57``; ``-3`` → ``−3.00``; ``signed=True`` adds ``+`` to positives."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    if _rounds_to_zero(number, digits):
+        return f"{0:.{digits}f}"
+    return _signed(f"{abs(number):,.{digits}f}", number < 0, plus=signed)
+
+
+def percent(value: Any, *, signed: bool = False, digits: int = 2) -> str:
+    """A value already in percent: ``-0.6410256410256387`` → ``−0.64%``; signed: ``1.5`` → ``+1.50%``."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    return format_number(number, digits, signed=signed) + "%"
+
+
+def fraction_percent(value: Any, *, signed: bool = False, digits: int = 2) -> str:
+    """A fraction as percent: ``0.125`` → ``12.50%``."""
+    number = as_number(value)
+    return MISSING if number is None else percent(number * 100.0, signed=signed, digits=digits)
+
+
+def price_unit(currency: str = "", kind: str = "") -> str:
+    """The unit a price of this instrument is shown in: ``pts`` for an index, else its currency code."""
+    if (kind or "").lower() == "index" or currency == POINTS:
+        return POINTS
+    return (currency or "").upper()
+
+
+def points(value: Any, digits: int = 2) -> str:
+    """An index level: ``24363.3`` → ``24,363.30 pts``."""
+    number = as_number(value)
+    return MISSING if number is None else f"{format_number(number, digits)} {POINTS}"
+
+
+def price(value: Any, currency: str = "", kind: str = "") -> str:
+    """A price in its instrument's unit: ``(1234.5, "INR")`` → ``₹1,234.50``; ``(24363.3, "INR",
+    "index")`` → ``24,363.30 pts``; ``(12.3, "CHF")`` → ``CHF 12.30``; no currency → ``1,234.50``."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    unit = price_unit(currency, kind)
+    if unit == POINTS:
+        return points(number)
+    digits = CURRENCY_DECIMALS.get(unit, 2)
+    amount = format_number(abs(number), digits)
+    symbol = CURRENCY_SYMBOLS.get(unit)
+    body = f"{symbol}{amount}" if symbol else (f"{unit} {amount}" if unit else amount)
+    return _signed(body, number < 0 and amount != format_number(0, digits), plus=False)
+
+
+_COMPACT_UNITS = (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3))
+
+
+def compact(value: Any) -> str:
+    """Large numbers and volumes: ``950`` → ``950``, ``1234`` → ``1.2K``, ``12_345_678`` → ``12.3M``,
+    ``123_456_789`` → ``123M``, ``4.5e9`` → ``4.5B``. Below a thousand: at most one decimal."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    size = abs(number)
+    for suffix, scale in _COMPACT_UNITS:
+        scaled = size / scale
+        if round(scaled, 1) >= 1.0:  # largest unit first: 999,950 → 1.0M, never 1000.0K
+            body = f"{scaled:,.0f}{suffix}" if scaled >= 100 else f"{scaled:.1f}{suffix}"
+            return _signed(body, number < 0, plus=False)
+    body = f"{size:.0f}" if float(size).is_integer() else f"{size:.1f}"
+    return _signed(body, number < 0 and body != "0", plus=False)
+
+
+def money_compact(value: Any, currency: str = "") -> str:
+    """A large amount with its currency: ``(2.9e12, "USD")`` → ``$2.9T``; ``(5e9, "CHF")`` → ``CHF 5.0B``."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    body = compact(abs(number))
+    unit = (currency or "").upper()
+    symbol = CURRENCY_SYMBOLS.get(unit)
+    text = f"{symbol}{body}" if symbol else (f"{unit} {body}" if unit else body)
+    return _signed(text, number < 0, plus=False)
+
+
+def ratio(value: Any, digits: int = 2) -> str:
+    """A multiple: ``14.234`` → ``14.23×``."""
+    number = as_number(value)
+    return MISSING if number is None else format_number(number, digits) + "×"
+
+
+def _as_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def format_date(value: Any) -> str:
+    """``2025-09-30`` (date, datetime or ISO text) → ``30 Sep 2025``."""
+    day = _as_date(value)
+    return MISSING if day is None else f"{day.day} {day:%b %Y}"
+
+
+def format_datetime(value: Any, tz: dt.tzinfo | None = None) -> str:
+    """A datetime → ``30 Sep 2025, 14:05`` (converted to ``tz`` first when it is aware and tz is given)."""
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return MISSING
+    if not isinstance(value, dt.datetime):
+        return format_date(value)
+    if tz is not None and value.tzinfo is not None:
+        value = value.astimezone(tz)
+    return f"{format_date(value)}, {value:%H:%M}"
+
+
+def duration_ms(value: Any) -> str:
+    """Elapsed time: ``0.42`` → ``0.4 ms``, ``12.3`` → ``12 ms``, ``1240`` → ``1.24 s``, ``125000`` → ``2 min 5 s``."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    if number < 10:
+        return f"{number:.1f} ms"
+    if number < 1000:
+        return f"{number:.0f} ms"
+    seconds = number / 1000
+    if seconds < 60:
+        return f"{seconds:.2f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
+
+
+def _humanise(key: str) -> str:
+    """``volume_20d_avg`` → ``volume 20-day avg``: words from a snake_case key, never the key."""
+    words = []
+    for part in key.strip("_").split("_"):
+        period = _PERIOD_RE.match(part)
+        if period:
+            words.append(f"{period.group(1)}-{_PERIODS[period.group(2)]}")
+        elif part == "pct":
+            continue
+        elif part:
+            words.append(part)
+    return " ".join(words) or key
+
+
+def metric_label(key: str) -> str:
+    """The human label of a metric key: ``return_30d_pct`` → ``30-day return``."""
+    known = METRICS.get(key)
+    return known[0] if known else _humanise(key)
+
+
+def metric_kind(key: str) -> MetricKind:
+    known = METRICS.get(key)
+    if known:
+        return known[1]
+    return "pct" if key.endswith("_pct") else "number"
+
+
+def format_metric(key: str, value: Any, *, unit: str = "", currency: str = "", kind: str = "") -> str:
+    """A metric's value formatted by what its key measures. Prices take ``unit`` (a currency code
+    or ``pts``) or ``currency``/``kind``; money takes ``currency``."""
+    what = metric_kind(key)
+    if what == "price":
+        return price(value, unit or currency, "index" if unit == POINTS else kind)
+    if what in {"pct", "signed_pct"}:
+        return percent(value, signed=what == "signed_pct")
+    if what in {"fraction", "signed_fraction"}:
+        return fraction_percent(value, signed=what == "signed_fraction")
+    if what == "money":
+        return money_compact(value, unit or currency)
+    if what == "ratio":
+        return ratio(value)
+    if what == "count":
+        return compact(value)
+    return format_number(value)
+
+
+def full_precision(value: Any) -> str:
+    """The stored value for a tooltip: ``repr`` of the float (``-0.6410256410256387``)."""
+    number = as_number(value)
+    return "" if number is None else repr(number)
