@@ -68,7 +68,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # hardening: who the client is (TRUSTED_PROXIES) before anything reads REMOTE_ADDR, and JSON
+    # errors (413 included) for everything under /api/.
+    "core.middleware.ClientIpMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,9 +113,32 @@ DATABASE_URL = env.str("DATABASE_URL", default="") or (
     "postgres://localhost/alphadesk" if _NO_SERVERS else embedded.postgres_url()
 )
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
-# Persistent connections: a new PostgreSQL connection costs several ms per request.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+# --- hardening: bounded database connections (issue 17, finding 0) ----------------------------
+# Under ASGI every request may run on a fresh worker thread; persistent per-thread connections
+# (CONN_MAX_AGE > 0) piled up until PostgreSQL refused new clients. A psycopg pool per process
+# bounds them: at most DB_POOL_MAX_SIZE connections per process, requests beyond it wait up to
+# DB_POOL_TIMEOUT seconds for one to come back. Budget (README "Reliability and security"):
+# processes × DB_POOL_MAX_SIZE + graph checkpointers must stay under the server's max_connections.
+DB_POOL_MIN_SIZE = env.int("DB_POOL_MIN_SIZE", default=1)
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
+if env.bool("DB_POOL", default=True):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": DB_POOL_MIN_SIZE,
+        "max_size": DB_POOL_MAX_SIZE,
+        "timeout": DB_POOL_TIMEOUT,
+        # A connection idle this long is closed (down to min_size); a broken one is replaced.
+        "max_idle": env.float("DB_POOL_MAX_IDLE", default=300.0),
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=60.0),
+    }
+else:
+    # Without the pool (an external pooler such as PgBouncer): persistent connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+# With the pool this makes psycopg check each connection as it leaves the pool: after a server
+# restart the dead ones are replaced instead of failing the request (one round trip, ~0.1 ms).
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# --- end hardening: database connections ------------------------------------------------------
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="") or ("redis://localhost:6379/0" if _NO_SERVERS else embedded.redis_url())
@@ -253,6 +280,19 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# --- hardening: API tokens, throttles, proxies (issue 17) ------------------------------------
+# Tokens expire: API_TOKEN_DEFAULT_DAYS unless the creator picks fewer or more, never beyond
+# API_TOKEN_MAX_DAYS; a user holds at most API_TOKEN_MAX_ACTIVE_PER_USER active tokens.
+API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
+API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
+API_TOKEN_MAX_ACTIVE_PER_USER = env.int("API_TOKEN_MAX_ACTIVE_PER_USER", default=20)
+# X-Forwarded-For is believed only from these peers (addresses or CIDR networks, e.g. the load
+# balancer's); empty = nobody, the socket's peer is the client. uvicorn runs --no-proxy-headers.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# Largest non-upload body under /api/ (JSON, forms); larger → 413 before it is read.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=1024 * 1024)
+# --- end hardening: API tokens ----------------------------------------------------------------
+
 # --- Celery -----------------------------------------------------------------------------------
 CELERY_BROKER_URL = celery_url(redis_db_url(REDIS_URL, 0))
 CELERY_RESULT_BACKEND = None  # results that matter are persisted in Postgres by the tasks
@@ -267,6 +307,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 HEALTH_CELERY_PING_TIMEOUT = env.float("HEALTH_CELERY_PING_TIMEOUT", default=1.0)
+# hardening: the readiness check reuses a Celery ping for this long (per web process).
+HEALTH_CELERY_CACHE_SECONDS = env.float("HEALTH_CELERY_CACHE_SECONDS", default=5.0)
 
 # --- product modes ----------------------------------------------------------------------------
 ANTHROPIC_API_KEY = env.str("ANTHROPIC_API_KEY", default="")

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.health import health_report
+from core.models import ApiToken
 from core.roles import user_roles
 from core.selectors import api_token_list
 from core.serializers import (
@@ -32,7 +33,8 @@ _HealthSerializer = inline_serializer(
 
 
 class HealthApi(APIView):
-    """Liveness of every component: 200 when all are up, 503 with details otherwise."""
+    """Readiness of every component: 200 when all are up, 503 with details otherwise. The Celery
+    ping is cached for ``HEALTH_CELERY_CACHE_SECONDS``."""
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -41,6 +43,20 @@ class HealthApi(APIView):
     def get(self, request: Request) -> Response:
         healthy, report = health_report()
         return Response(report, status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
+
+
+class HealthLiveApi(APIView):
+    """Liveness: the process serves requests. No database, Redis or Celery: cheap enough to poll."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes: list[Any] = []
+
+    @extend_schema(
+        responses={200: inline_serializer("Live", {"status": serializers.ChoiceField(choices=["ok"])})}, auth=[]
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"status": "ok"})
 
 
 class MeApi(APIView):
@@ -59,7 +75,10 @@ class ApiTokenListCreateApi(APIView):
     def post(self, request: Request) -> Response:
         payload = ApiTokenCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        token, raw = api_token_create(user=request.user, request=request._request, **payload.validated_data)
+        parent = request.auth if isinstance(request.auth, ApiToken) else None
+        token, raw = api_token_create(
+            user=request.user, request=request._request, parent=parent, **payload.validated_data
+        )
         data = ApiTokenSerializer(token).data | {"token": raw}
         return Response(data, status=status.HTTP_201_CREATED)
 
