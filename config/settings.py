@@ -192,7 +192,19 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_SESSION_REMEMBER = False
 ACCOUNT_ADAPTER = "core.adapters.AccountAdapter"
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# hardening (issue 17, finding 3): the lockout is per account — LOGIN_LOCKOUT_ATTEMPTS failures
+# lock that account for LOGIN_LOCKOUT_MINUTES, whoever tries — so a client behind a shared IP
+# cannot lock its neighbours out; the per-IP limit is only a flood brake on failures, well above
+# what a person mistyping does. The IP is the one core.middleware.ClientIpMiddleware trusts.
+LOGIN_LOCKOUT_ATTEMPTS = env.int("LOGIN_LOCKOUT_ATTEMPTS", default=5)
+LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+LOGIN_FAILED_PER_IP_PER_MINUTE = env.int("LOGIN_FAILED_PER_IP_PER_MINUTE", default=30)
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": f"{LOGIN_FAILED_PER_IP_PER_MINUTE}/m/ip,{LOGIN_LOCKOUT_ATTEMPTS}/{LOGIN_LOCKOUT_MINUTES}m/key"
+}
+# A password reset for an address we do not know sends nothing (and the page says the same as for
+# a known one, so it reveals nothing either).
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Public signup is off: admins create or invite users (Django admin or `manage.py demo`).
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=False)
 

@@ -50,9 +50,6 @@ def _query(request: Request, *names: str) -> dict[str, Any]:
     return {n: request.query_params[n] for n in names if request.query_params.get(n)}
 
 
-PortfoliosArea = HasArea.for_area("portfolios")
-
-
 def oas(model: type[BaseModel]) -> dict[str, Any]:
     """A pydantic model's JSON schema in OpenAPI 3.0 form (refs inlined; ``anyOf [X, null]`` →
     ``nullable``), so the tool output models document the API without a second definition."""
@@ -106,8 +103,13 @@ class TickerMetricsGetApi(APIView):
         return tool_response("compute_metrics", {"ticker": symbol}, request)
 
 
+PortfoliosArea = HasArea.for_area("portfolios")
+
+
 class PortfolioAnalyzeApi(APIView):
-    """Analyse tickers with weights without saving a portfolio."""
+    """Analyse tickers with weights without saving a portfolio (the Portfolios area's roles only)."""
+
+    permission_classes = [*APIView.permission_classes, PortfoliosArea]
 
     @extend_schema(request=AnalyzeSerializer, responses={200: oas(PortfolioAnalysis), **_ERRORS}, tags=["portfolios"])
     def post(self, request: Request) -> Response:

@@ -68,7 +68,8 @@ class Command(BaseCommand):
         python = sys.executable
         concurrency = os.environ.get("CELERY_CONCURRENCY", "2")
         processes = {
-            "web": f"{python} -m uvicorn config.asgi:application --host {host} --port {port} --no-access-log",
+            "web": f"{python} -m uvicorn config.asgi:application --host {host} --port {port} --no-access-log "
+            "--no-proxy-headers",  # X-Forwarded-For: core.middleware.ClientIpMiddleware, TRUSTED_PROXIES
             "worker": f"{python} -m celery -A config worker --loglevel INFO --concurrency {concurrency}",
             "beat": f"{python} -m celery -A config beat --loglevel INFO --pidfile= "
             "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
