@@ -276,6 +276,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # hardening (issue 17, finding 5): per user, per token, per address for anonymous calls.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "core.throttles.UserRateThrottle",
+        "core.throttles.TokenRateThrottle",
+        "core.throttles.AnonRateThrottle",
+    ],
+}
+# Requests per minute (DRF syntax); read on every request. 300/min per token refuses a burst such
+# as 400 calls in 4 s; a person clicking through pages stays far below.
+API_THROTTLE_RATES = {
+    "user": env.str("API_THROTTLE_USER", default="600/min"),
+    "token": env.str("API_THROTTLE_TOKEN", default="300/min"),
+    "anon": env.str("API_THROTTLE_ANON", default="60/min"),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AlphaDesk API",
@@ -346,6 +359,10 @@ MCP_ALLOWED_ORIGINS = env.list(
 MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
 MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)
 MCP_MAX_REQUEST_BYTES = env.int("MCP_MAX_REQUEST_BYTES", default=256 * 1024)
+# hardening (issue 17, finding 4): a GET /mcp event stream ends after MCP_SSE_MAX_SECONDS (the
+# client reconnects), and a token holds at most MCP_SSE_MAX_STREAMS_PER_TOKEN open at once.
+MCP_SSE_MAX_SECONDS = env.float("MCP_SSE_MAX_SECONDS", default=300.0)
+MCP_SSE_MAX_STREAMS_PER_TOKEN = env.int("MCP_SSE_MAX_STREAMS_PER_TOKEN", default=3)
 
 # --- reviews (human-in-the-loop, audit) -------------------------------------------------------
 # Hours a reviewer has before a task is overdue, per kind ("default" for any other kind).
