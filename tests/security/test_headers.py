@@ -92,7 +92,8 @@ setup_test_environment()
 r = Client().get("/accounts/login/", secure=True, headers={"host": "alphadesk.example.com"})
 print(json.dumps({"status": r.status_code, "hsts": r.headers.get("Strict-Transport-Security"),
     "csp": r.headers.get("Content-Security-Policy"), "session_secure": settings.SESSION_COOKIE_SECURE,
-    "csrf_secure": settings.CSRF_COOKIE_SECURE, "cookie": r.cookies["csrftoken"]["secure"] if "csrftoken" in r.cookies else None,
+    "csrf_secure": settings.CSRF_COOKIE_SECURE,
+    "cookie": r.cookies["csrftoken"]["secure"] if "csrftoken" in r.cookies else None,
     "redirect": Client().get("/accounts/login/", headers={"host": "alphadesk.example.com"}).status_code}))
 """
 
