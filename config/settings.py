@@ -347,6 +347,8 @@ API_TOKEN_MAX_ACTIVE_PER_USER = env.int("API_TOKEN_MAX_ACTIVE_PER_USER", default
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # Largest non-upload body under /api/ (JSON, forms); larger → 413 before it is read.
 API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=1024 * 1024)
+# An admin's read of another user's conversation is audited once per this window (pages poll).
+AUDIT_CROSS_USER_READ_WINDOW_SECONDS = env.int("AUDIT_CROSS_USER_READ_WINDOW_SECONDS", default=600)
 # --- end hardening: API tokens ----------------------------------------------------------------
 
 # --- Celery -----------------------------------------------------------------------------------

@@ -34,7 +34,5 @@ urlpatterns = [
     # SERVE_PERMISSIONS); the docs page sends a browser to the login page. The split Swagger view
     # serves its start-up script as a file, which the Content-Security-Policy allows.
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path(
-        "api/docs/", login_required(SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"
-    ),
+    path("api/docs/", login_required(SpectacularSwaggerSplitView.as_view(url_name="api-schema")), name="api-docs"),
 ]
