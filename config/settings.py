@@ -297,10 +297,14 @@ REST_FRAMEWORK = {
         "core.permissions.TokenHasApiScope",
     ],
     "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.AlphaDeskAutoSchema",  # hardening: minLength/minItems
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # hardening: the API speaks JSON (the upload endpoint declares multipart itself), so the
+    # schema promises no form encodings that nested bodies cannot use.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # hardening (issue 17, finding 5): per user, per token, per address for anonymous calls.
     "DEFAULT_THROTTLE_CLASSES": [
         "core.throttles.UserRateThrottle",
@@ -323,6 +327,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # hardening: error statuses documented on every operation (core/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.schema.document_error_responses",
+    ],
     # hardening: the schema is not public (token or session, like the API it describes).
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     "SERVE_AUTHENTICATION": [

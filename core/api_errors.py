@@ -12,6 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -39,6 +45,10 @@ def internal_error_body() -> dict[str, str]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+        return Response({"error": "too_large", "detail": str(exc) or "The request is too large."}, status=413)
+    if isinstance(exc, SuspiciousOperation):
+        return Response({"error": "invalid_input", "detail": "The request is malformed."}, status=400)
     if isinstance(exc, DjangoValidationError):
         detail: Any = exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages}
         exc = ValidationError(detail)

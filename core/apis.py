@@ -72,7 +72,14 @@ class ApiTokenListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         return Response(ApiTokenSerializer(api_token_list(user=request.user), many=True).data)
 
-    @extend_schema(request=ApiTokenCreateSerializer, responses={201: ApiTokenCreatedSerializer})
+    @extend_schema(
+        request=ApiTokenCreateSerializer,
+        responses={
+            201: ApiTokenCreatedSerializer,
+            403: OpenApiResponse(description="A token may not create a token with a scope it lacks"),
+            409: OpenApiResponse(description="The user already has API_TOKEN_MAX_ACTIVE_PER_USER active tokens"),
+        },
+    )
     def post(self, request: Request) -> Response:
         payload = ApiTokenCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
