@@ -63,26 +63,7 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
         return CleanHoldings(symbols, weights, notices)
     if any(w is None or w == "" for w in raw_weights):
         raise ApplicationError("invalid_input", "Give a weight for every ticker, or for none (equal weights).")
-    weights = []
-    for symbol, w in zip(symbols, raw_weights, strict=True):
-        try:
-            value = float(w)
-        except (TypeError, ValueError, OverflowError):
-            raise ApplicationError(
-                "invalid_input", f"The weight of {symbol} ({str(w)[:40]!r}) is not a number."
-            ) from None
-        if not math.isfinite(value):
-            raise ApplicationError("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
-        if value > MAX_WEIGHT:
-            raise ApplicationError(
-                "invalid_input",
-                f"The weight of {symbol} ({value:.6g}) is too large: give a fraction (0.4) or a percentage (40%).",
-            )
-        if value < 0:
-            raise ApplicationError(
-                "invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported."
-            )
-        weights.append(value)
+    weights = [_weight(symbol, w) for symbol, w in zip(symbols, raw_weights, strict=True)]
     total = math.fsum(weights)
     if total <= 0:
         raise ApplicationError("invalid_input", "The weights add up to 0; at least one must be positive.")
@@ -98,6 +79,27 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
     # the stored weights add up to 1 exactly.
     weights = [min(w / total, 1.0) for w in weights]
     return CleanHoldings(symbols, weights, notices)
+
+
+def _weight(symbol: str, w: Any) -> float:
+    """One weight as a finite, non-negative float no larger than MAX_WEIGHT, or a clear error."""
+    try:
+        value = float(w)
+    except (TypeError, ValueError, OverflowError):
+        shown = str(w)[:40]
+        raise ApplicationError("invalid_input", f"The weight of {symbol} ({shown!r}) is not a number.") from None
+    if not math.isfinite(value):
+        raise ApplicationError("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
+    if value < 0:
+        raise ApplicationError(
+            "invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported."
+        )
+    if value > MAX_WEIGHT:
+        raise ApplicationError(
+            "invalid_input",
+            f"The weight of {symbol} ({value:.6g}) is too large: give a fraction (0.4) or a percentage (40%).",
+        )
+    return value
 
 
 @dataclass

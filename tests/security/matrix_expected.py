@@ -1,0 +1,3 @@
+"""Filled below."""
+
+EXPECTED: dict[tuple[str, str], str] = {}
