@@ -35,6 +35,7 @@ _DESCRIPTIONS = {
     "404": "No such object, or it belongs to someone else (the two are not told apart).",
     "409": "Conflicts with the current state (e.g. the active-token limit).",
     "413": "The request body is over the limit.",
+    "415": "The body is not in a content type this operation takes.",
     "429": "Too many requests for this user or token; `Retry-After` says when to try again.",
 }
 
@@ -49,6 +50,8 @@ def _error_codes(path: str, method: str, operation: dict[str, Any]) -> set[str]:
         codes.add("400")
     if has_body or method in {"post", "put", "patch", "delete"}:
         codes |= {"400", "413"}
+    if has_body and "application/json" not in operation["requestBody"].get("content", {}):
+        codes.add("415")  # e.g. the upload takes multipart only
     if "{" in path or (authenticated and has_body):
         codes.add("404")  # the object in the path, or one the body names (a watchlist, a conversation)
     return codes

@@ -141,6 +141,6 @@ def concrete_path(route: Route, ids: dict[str, str]) -> str:
     path = route.pattern
     if path.startswith("admin/^") or "(?P<" in path:
         path = path.replace("^", "").replace("$", "")
-        path = _REGEX_GROUP.sub(lambda m: ids[m.group(1)], path)
-    path = _PLACEHOLDER.sub(lambda m: ids[m.group(1)], path)
+        path = _REGEX_GROUP.sub(lambda m: ids.get(m.group(1), "0"), path)
+    path = _PLACEHOLDER.sub(lambda m: ids.get(m.group(1), "0"), path)
     return "/" + path
