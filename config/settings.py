@@ -527,3 +527,14 @@ AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
 # Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
 WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]
+
+# --- hardening: faults (issue 17) -------------------------------------------------------------
+# Chat turns a broker outage or a dead worker left behind are sent again by a beat task.
+CHAT_SWEEP_SECONDS = env.int("CHAT_SWEEP_SECONDS", default=60)
+CHAT_REQUEUE_AFTER_SECONDS = env.int("CHAT_REQUEUE_AFTER_SECONDS", default=60)
+CHAT_RUNNING_STALE_SECONDS = env.int("CHAT_RUNNING_STALE_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE["research-chat-sweep"] = {
+    "task": "research.chat_turns_sweep",
+    "schedule": float(CHAT_SWEEP_SECONDS),
+}
+# --- end hardening: faults --------------------------------------------------------------------

@@ -7,12 +7,15 @@ so every web process counts against the same limit. A refused request gets 429 w
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from core.models import ApiToken
+
+logger = logging.getLogger(__name__)
 
 
 class _SettingsRateThrottle(SimpleRateThrottle):
@@ -23,7 +26,11 @@ class _SettingsRateThrottle(SimpleRateThrottle):
         # The rate is resolved per request (settings may change); SimpleRateThrottle reads it once.
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        try:
+            return super().allow_request(request, view)
+        except Exception:  # the counters' cache (Redis) is down: serve rather than fail every call
+            logger.warning("rate limiter unavailable; request allowed", exc_info=True)
+            return True
 
 
 class UserRateThrottle(_SettingsRateThrottle):

@@ -34,3 +34,11 @@ def chat_turn_run(turn_id: int) -> str:
     from research.chat.services import chat_turn_run as run
 
     return run(turn_id=turn_id)
+
+
+@shared_task(name="research.chat_turns_sweep")
+def chat_turns_sweep() -> dict[str, int]:
+    """Re-enqueue chat turns a broker outage or a dead worker left waiting (beat, every minute)."""
+    from research.chat.services import chat_turns_sweep as sweep
+
+    return sweep()
