@@ -21,4 +21,4 @@ def _strict_to_internal_value(self: serializers.CharField, data: Any) -> Any:
 
 
 def install() -> None:
-    serializers.CharField.to_internal_value = _strict_to_internal_value  # type: ignore[method-assign]
+    serializers.CharField.to_internal_value = _strict_to_internal_value  # type: ignore[method-assign,assignment]

@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 class _SettingsRateThrottle(SimpleRateThrottle):
     def get_rate(self) -> str | None:
-        return settings.API_THROTTLE_RATES.get(self.scope)
+        return settings.API_THROTTLE_RATES.get(self.scope or "")
 
     def allow_request(self, request: Any, view: Any) -> bool:
         # The rate is resolved per request (settings may change); SimpleRateThrottle reads it once.

@@ -49,6 +49,6 @@ PROMPTS = {
 
 def product_prompts() -> list[Prompt]:
     return [
-        Prompt.from_function(fn, name=name, description=" ".join((fn.__doc__ or "").split()))
+        Prompt.from_function(fn, name=name, description=" ".join((fn.__doc__ or "").split()))  # type: ignore[arg-type]
         for name, fn in PROMPTS.items()
     ]

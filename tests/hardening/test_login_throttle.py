@@ -30,7 +30,7 @@ def _fresh_limits() -> Iterator[None]:
     cache.clear()
 
 
-def _login(client: Client, email: str, password: str, **headers: str) -> Any:
+def _login(client: Client, email: str, password: str, **headers: Any) -> Any:
     return client.post("/accounts/login/", {"login": email, "password": password}, **headers)
 
 

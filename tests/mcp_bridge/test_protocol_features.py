@@ -39,7 +39,9 @@ def test_prompts_logging_and_progress_over_stdio(transactional_db: Any, analyst:
             brief = await client.get_prompt("brief-for-watchlist", {"watchlist_id": "7"})
             await client.set_logging_level("info")
             ok = await client.call_tool(
-                "calculate_financial_metric", {"expression": "ratio(3, 4)"}, progress_callback=on_progress
+                "calculate_financial_metric",
+                {"expression": "ratio(3, 4)"},
+                progress_callback=on_progress,  # type: ignore[arg-type]
             )
             await client.set_logging_level("error")
             quiet = await client.call_tool("calculate_financial_metric", {"expression": "1 + 1"})
@@ -53,7 +55,7 @@ def test_prompts_logging_and_progress_over_stdio(transactional_db: Any, analyst:
     assert "alphadesk://briefs/watchlist/7/latest" in text and "claim id" in text
     assert not ok.is_error and ok.structured_content["result"] == 0.75
     assert [p[0] for p in progress] == [0, 1, 2] and all(p[1] == 2 for p in progress)
-    assert progress[-1][2].startswith("calculate_financial_metric: done")
+    assert (progress[-1][2] or "").startswith("calculate_financial_metric: done")
     messages = [str(entry.data) for entry in logs]
     # Two info lines for the first call; nothing for the second, below the "error" level.
     assert messages == ["calculate_financial_metric: started", messages[1]] and "done" in messages[1]

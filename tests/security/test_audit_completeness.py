@@ -59,19 +59,19 @@ def test_admin_user_creation_role_grant_and_deactivation_are_audited(admin_user:
     user = User.objects.get(username="newhire@example.test")
     event = AuditEvent.objects.get(action="admin.user_create")
     assert event.actor_id == admin_user.pk and event.subject_id == str(user.pk)
-    assert event.after["roles"] == [] and event.after["is_active"] is True
+    assert (event.after or {})["roles"] == [] and (event.after or {})["is_active"] is True
 
     reviewer_group = Group.objects.get(name="reviewer")
     data = _change_data(client, user) | {"groups": [reviewer_group.pk]}
     assert client.post(f"/admin/auth/user/{user.pk}/change/", data).status_code == 302
     grant = AuditEvent.objects.get(action="admin.user_change")
-    assert grant.before["roles"] == [] and grant.after["roles"] == ["reviewer"]
+    assert (grant.before or {})["roles"] == [] and (grant.after or {})["roles"] == ["reviewer"]
 
     data = _change_data(client, user)
     data.pop("is_active", None)  # unticked
     assert client.post(f"/admin/auth/user/{user.pk}/change/", data).status_code == 302
     deactivated = AuditEvent.objects.get(action="admin.user_deactivate")
-    assert deactivated.before["is_active"] is True and deactivated.after["is_active"] is False
+    assert (deactivated.before or {})["is_active"] is True and (deactivated.after or {})["is_active"] is False
     assert deactivated.ip == "127.0.0.1"
 
     # Saving without a change writes nothing.

@@ -54,7 +54,7 @@ def _schema_path(route: Route) -> str:
 
 def matrix_cases() -> list[tuple[str, str, str]]:
     """(route name, pattern, method) for every route and method."""
-    cases = []
+    cases: list[tuple[str, str, str]] = []
     for route in all_routes():
         if route.pattern.startswith("api/v1/"):
             methods = _schema_methods().get(_schema_path(route))

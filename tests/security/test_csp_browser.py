@@ -35,7 +35,12 @@ def test_pages_work_under_the_policy(page: Any, live_server: Any, admin_user: An
     )
     assert selected.startswith("adk_")
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     page.click("tr[data-token] button.danger")
     assert dialogs and dialogs[0].startswith("Revoke csp check?")
     assert page.locator("tr[data-token] .pill.ok").count() == 1  # dismissed: still active
