@@ -14,6 +14,7 @@ def run() -> list[dict[str, Any]]:
     from django.test import Client
 
     from core.health import check_database, check_redis
+    from core.models import ApiToken
     from core.services import api_token_create, user_ensure
 
     call_command("migrate", verbosity=0)
@@ -27,6 +28,8 @@ def run() -> list[dict[str, Any]]:
         rows.append({"what": name, "n": len(samples), **median_p95_columns(samples)})
 
     user, _ = user_ensure(email="bench@alphadesk.local", roles=["analyst"], password=None)
+    # A user holds at most API_TOKEN_MAX_ACTIVE_PER_USER tokens: each run starts the bench user clean.
+    ApiToken.objects.filter(user=user).delete()
     _, raw = api_token_create(user=user, name="bench")
     client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}", HTTP_HOST="localhost")
     client.get("/api/v1/me")

@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import environ
+from csp.constants import NONCE
 
 from config import embedded
 
@@ -55,6 +56,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
+    "csp",  # hardening: Content-Security-Policy with nonces
     "django_celery_beat",
     "allauth",
     "allauth.account",
@@ -68,7 +70,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # hardening: who the client is (TRUSTED_PROXIES) before anything reads REMOTE_ADDR, and JSON
+    # errors (413 included) for everything under /api/.
+    "core.middleware.ClientIpMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -76,6 +82,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",  # hardening: CONTENT_SECURITY_POLICY below
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
@@ -109,9 +116,32 @@ DATABASE_URL = env.str("DATABASE_URL", default="") or (
     "postgres://localhost/alphadesk" if _NO_SERVERS else embedded.postgres_url()
 )
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
-# Persistent connections: a new PostgreSQL connection costs several ms per request.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+# --- hardening: bounded database connections (issue 17, finding 0) ----------------------------
+# Under ASGI every request may run on a fresh worker thread; persistent per-thread connections
+# (CONN_MAX_AGE > 0) piled up until PostgreSQL refused new clients. A psycopg pool per process
+# bounds them: at most DB_POOL_MAX_SIZE connections per process, requests beyond it wait up to
+# DB_POOL_TIMEOUT seconds for one to come back. Budget (README "Reliability and security"):
+# processes × DB_POOL_MAX_SIZE + graph checkpointers must stay under the server's max_connections.
+DB_POOL_MIN_SIZE = env.int("DB_POOL_MIN_SIZE", default=1)
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
+if env.bool("DB_POOL", default=True):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": DB_POOL_MIN_SIZE,
+        "max_size": DB_POOL_MAX_SIZE,
+        "timeout": DB_POOL_TIMEOUT,
+        # A connection idle this long is closed (down to min_size); a broken one is replaced.
+        "max_idle": env.float("DB_POOL_MAX_IDLE", default=300.0),
+        "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=60.0),
+    }
+else:
+    # Without the pool (an external pooler such as PgBouncer): persistent connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+# With the pool this makes psycopg check each connection as it leaves the pool: after a server
+# restart the dead ones are replaced instead of failing the request (one round trip, ~0.1 ms).
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# --- end hardening: database connections ------------------------------------------------------
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="") or ("redis://localhost:6379/0" if _NO_SERVERS else embedded.redis_url())
@@ -165,7 +195,19 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_SESSION_REMEMBER = False
 ACCOUNT_ADAPTER = "core.adapters.AccountAdapter"
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# hardening (issue 17, finding 3): the lockout is per account — LOGIN_LOCKOUT_ATTEMPTS failures
+# lock that account for LOGIN_LOCKOUT_MINUTES, whoever tries — so a client behind a shared IP
+# cannot lock its neighbours out; the per-IP limit is only a flood brake on failures, well above
+# what a person mistyping does. The IP is the one core.middleware.ClientIpMiddleware trusts.
+LOGIN_LOCKOUT_ATTEMPTS = env.int("LOGIN_LOCKOUT_ATTEMPTS", default=5)
+LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+LOGIN_FAILED_PER_IP_PER_MINUTE = env.int("LOGIN_FAILED_PER_IP_PER_MINUTE", default=30)
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": f"{LOGIN_FAILED_PER_IP_PER_MINUTE}/m/ip,{LOGIN_LOCKOUT_ATTEMPTS}/{LOGIN_LOCKOUT_MINUTES}m/key"
+}
+# A password reset for an address we do not know sends nothing (and the page says the same as for
+# a known one, so it reveals nothing either).
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Public signup is off: admins create or invite users (Django admin or `manage.py demo`).
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=False)
 
@@ -187,6 +229,28 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# --- hardening: Content-Security-Policy (issue 17, finding 6) ---------------------------------
+# No inline script anywhere: every <script> is a file from 'self' carrying the request's nonce
+# ({{ request.csp_nonce }}); inline handlers moved to static/js/app.js as data attributes, htmx
+# runs with allowEval=false. Styles allow 'unsafe-inline' (style="" attributes, the <style> that
+# Mermaid puts in its SVG); style cannot run code. Nothing is loaded from another origin.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],  # → 'nonce-<random>' per request, when a template used it
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        **({"upgrade-insecure-requests": True} if HTTPS else {}),
+    }
+}
+# --- end hardening: Content-Security-Policy ---------------------------------------------------
 
 # --- i18n, static -----------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -233,10 +297,27 @@ REST_FRAMEWORK = {
         "core.permissions.TokenHasApiScope",
     ],
     "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.AlphaDeskAutoSchema",  # hardening: minLength/minItems
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # hardening: the API speaks JSON (the upload endpoint declares multipart itself), so the
+    # schema promises no form encodings that nested bodies cannot use.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # hardening (issue 17, finding 5): per user, per token, per address for anonymous calls.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "core.throttles.UserRateThrottle",
+        "core.throttles.TokenRateThrottle",
+        "core.throttles.AnonRateThrottle",
+    ],
+}
+# Requests per minute (DRF syntax); read on every request. 300/min per token refuses a burst such
+# as 400 calls in 4 s; a person clicking through pages stays far below.
+API_THROTTLE_RATES = {
+    "user": env.str("API_THROTTLE_USER", default="600/min"),
+    "token": env.str("API_THROTTLE_TOKEN", default="300/min"),
+    "anon": env.str("API_THROTTLE_ANON", default="60/min"),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AlphaDesk API",
@@ -246,12 +327,38 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # hardening: error statuses documented on every operation (core/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.schema.document_error_responses",
+    ],
+    # hardening: the schema is not public (token or session, like the API it describes).
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "SERVE_AUTHENTICATION": [
+        "core.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     # Two models have a `kind` choice field; name their enums instead of letting a hash decide.
     "ENUM_NAME_OVERRIDES": {
         "DocumentKindEnum": "research.models.Document.Kind",
         "ReviewTaskKindEnum": "reviews.models.ReviewTask.Kind",
     },
 }
+
+# --- hardening: API tokens, throttles, proxies (issue 17) ------------------------------------
+# Tokens expire: API_TOKEN_DEFAULT_DAYS unless the creator picks fewer or more, never beyond
+# API_TOKEN_MAX_DAYS; a user holds at most API_TOKEN_MAX_ACTIVE_PER_USER active tokens.
+API_TOKEN_DEFAULT_DAYS = env.int("API_TOKEN_DEFAULT_DAYS", default=90)
+API_TOKEN_MAX_DAYS = env.int("API_TOKEN_MAX_DAYS", default=365)
+API_TOKEN_MAX_ACTIVE_PER_USER = env.int("API_TOKEN_MAX_ACTIVE_PER_USER", default=20)
+# X-Forwarded-For is believed only from these peers (addresses or CIDR networks, e.g. the load
+# balancer's); empty = nobody, the socket's peer is the client. uvicorn runs --no-proxy-headers.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# Largest non-upload body under /api/ (JSON, forms); larger → 413 before it is read.
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=1024 * 1024)
+# An admin's read of another user's conversation is audited once per this window (pages poll).
+AUDIT_CROSS_USER_READ_WINDOW_SECONDS = env.int("AUDIT_CROSS_USER_READ_WINDOW_SECONDS", default=600)
+# --- end hardening: API tokens ----------------------------------------------------------------
 
 # --- Celery -----------------------------------------------------------------------------------
 CELERY_BROKER_URL = celery_url(redis_db_url(REDIS_URL, 0))
@@ -267,6 +374,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 HEALTH_CELERY_PING_TIMEOUT = env.float("HEALTH_CELERY_PING_TIMEOUT", default=1.0)
+# hardening: the readiness check reuses a Celery ping for this long (per web process).
+HEALTH_CELERY_CACHE_SECONDS = env.float("HEALTH_CELERY_CACHE_SECONDS", default=5.0)
 
 # --- product modes ----------------------------------------------------------------------------
 ANTHROPIC_API_KEY = env.str("ANTHROPIC_API_KEY", default="")
@@ -292,6 +401,10 @@ MCP_ALLOWED_ORIGINS = env.list(
 MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
 MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)
 MCP_MAX_REQUEST_BYTES = env.int("MCP_MAX_REQUEST_BYTES", default=256 * 1024)
+# hardening (issue 17, finding 4): a GET /mcp event stream ends after MCP_SSE_MAX_SECONDS (the
+# client reconnects), and a token holds at most MCP_SSE_MAX_STREAMS_PER_TOKEN open at once.
+MCP_SSE_MAX_SECONDS = env.float("MCP_SSE_MAX_SECONDS", default=300.0)
+MCP_SSE_MAX_STREAMS_PER_TOKEN = env.int("MCP_SSE_MAX_STREAMS_PER_TOKEN", default=3)
 
 # --- reviews (human-in-the-loop, audit) -------------------------------------------------------
 # Hours a reviewer has before a task is overdue, per kind ("default" for any other kind).
@@ -431,3 +544,13 @@ DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]
 # An active run older than this is taken as abandoned (its worker died) and the suite may run again.
 EVALUATION_STALE_MINUTES = env.int("EVALUATION_STALE_MINUTES", default=60)
 EVALUATION_WEB_REPLAY = ""  # set per case by the evaluation (evaluation/web_replay.py)
+# --- hardening: faults (issue 17) -------------------------------------------------------------
+# Chat turns a broker outage or a dead worker left behind are sent again by a beat task.
+CHAT_SWEEP_SECONDS = env.int("CHAT_SWEEP_SECONDS", default=60)
+CHAT_REQUEUE_AFTER_SECONDS = env.int("CHAT_REQUEUE_AFTER_SECONDS", default=60)
+CHAT_RUNNING_STALE_SECONDS = env.int("CHAT_RUNNING_STALE_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE["research-chat-sweep"] = {
+    "task": "research.chat_turns_sweep",
+    "schedule": float(CHAT_SWEEP_SECONDS),
+}
+# --- end hardening: faults --------------------------------------------------------------------

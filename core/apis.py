@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.health import health_report
+from core.models import ApiToken
 from core.roles import user_roles
 from core.selectors import api_token_list
 from core.serializers import (
@@ -32,15 +33,31 @@ _HealthSerializer = inline_serializer(
 
 
 class HealthApi(APIView):
-    """Liveness of every component: 200 when all are up, 503 with details otherwise."""
+    """Readiness of every component: 200 when all are up, 503 with details otherwise. The Celery
+    ping is cached for ``HEALTH_CELERY_CACHE_SECONDS``."""
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
+    throttle_classes: list[Any] = []  # load balancers poll it; it is cheap now
 
     @extend_schema(responses={200: _HealthSerializer, 503: _HealthSerializer}, auth=[])
     def get(self, request: Request) -> Response:
         healthy, report = health_report()
         return Response(report, status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
+
+
+class HealthLiveApi(APIView):
+    """Liveness: the process serves requests. No database, Redis or Celery: cheap enough to poll."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes: list[Any] = []
+
+    @extend_schema(
+        responses={200: inline_serializer("Live", {"status": serializers.ChoiceField(choices=["ok"])})}, auth=[]
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"status": "ok"})
 
 
 class MeApi(APIView):
@@ -55,11 +72,21 @@ class ApiTokenListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         return Response(ApiTokenSerializer(api_token_list(user=request.user), many=True).data)
 
-    @extend_schema(request=ApiTokenCreateSerializer, responses={201: ApiTokenCreatedSerializer})
+    @extend_schema(
+        request=ApiTokenCreateSerializer,
+        responses={
+            201: ApiTokenCreatedSerializer,
+            403: OpenApiResponse(description="A token may not create a token with a scope it lacks"),
+            409: OpenApiResponse(description="The user already has API_TOKEN_MAX_ACTIVE_PER_USER active tokens"),
+        },
+    )
     def post(self, request: Request) -> Response:
         payload = ApiTokenCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        token, raw = api_token_create(user=request.user, request=request._request, **payload.validated_data)
+        parent = request.auth if isinstance(request.auth, ApiToken) else None
+        token, raw = api_token_create(
+            user=request.user, request=request._request, parent=parent, **payload.validated_data
+        )
         data = ApiTokenSerializer(token).data | {"token": raw}
         return Response(data, status=status.HTTP_201_CREATED)
 

@@ -6,4 +6,6 @@ class CoreConfig(AppConfig):
     verbose_name = "AlphaDesk core: accounts, roles, API tokens, health"
 
     def ready(self) -> None:
-        from core import schema, signals  # noqa: F401  (login audit receivers, OpenAPI auth scheme)
+        from core import schema, signals, strict_text  # noqa: F401  (login audit receivers, OpenAPI auth scheme)
+
+        strict_text.install()

@@ -72,3 +72,24 @@ def audit_chain_breaks() -> Iterator[tuple[AuditEvent, str]]:
         elif event.compute_hash() != event.row_hash:
             yield event, "content does not match its hash (the row was altered)"
         expected_prev = event.row_hash
+
+
+def audit_cross_user_read(
+    *, actor: Any, subject: models.Model, owner_id: Any, request: HttpRequest | None = None
+) -> None:
+    """Record that ``actor`` (an admin, for support) read ``subject`` belonging to another user.
+
+    Once per actor and subject every CROSS_USER_READ_WINDOW seconds: pages poll (a running turn
+    refreshes every 400 ms), and one row per look is what an investigator needs, not one per poll."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    key = f"audit:cross-read:{getattr(actor, 'pk', '')}:{subject._meta.label_lower}:{subject.pk}"
+    try:
+        first = cache.add(key, 1, timeout=settings.AUDIT_CROSS_USER_READ_WINDOW_SECONDS)
+    except Exception:  # the cache (Redis) is down: record every read rather than none
+        first = True
+    if first:
+        audit_record(
+            actor=actor, action="admin.cross_user_read", subject=subject, after={"owner_id": owner_id}, request=request
+        )

@@ -1,7 +1,10 @@
-"""Component checks behind ``GET /api/v1/health``. Each check is short and never raises."""
+"""Component checks behind ``GET /api/v1/health`` (readiness) — each short, none raises.
+
+``GET /api/v1/health/live`` (liveness) touches no dependency: the process answers, that is all."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -50,7 +53,7 @@ def check_redis() -> dict[str, Any]:
         client.close()
 
 
-def check_celery() -> dict[str, Any]:
+def _ping_celery() -> dict[str, Any]:
     # The project's Celery app (config/celery.py) makes itself the default app when Django starts
     # (Celery's Django fix-up), so current_app is it in every thread, without core importing config.
     from celery import current_app
@@ -60,6 +63,33 @@ def check_celery() -> dict[str, Any]:
     if not workers:
         return {"status": "down", "workers": [], "error": "no Celery worker answered the ping"}
     return {"workers": workers}
+
+
+# A real ping waits up to HEALTH_CELERY_PING_TIMEOUT for replies. Uncached, a load balancer
+# polling the readiness check (or anyone hammering it) tied up the server at ~8 requests/s. The
+# answer is kept per process for HEALTH_CELERY_CACHE_SECONDS, and only one thread pings at a time:
+# the others wait for its answer instead of sending their own.
+_celery_lock = threading.Lock()
+_celery_cached: tuple[float, dict[str, Any]] | None = None
+
+
+def check_celery() -> dict[str, Any]:
+    global _celery_cached
+    ttl = settings.HEALTH_CELERY_CACHE_SECONDS
+    with _celery_lock:
+        now = time.monotonic()
+        if _celery_cached is not None and now - _celery_cached[0] < ttl:
+            return {**_celery_cached[1], "cached_for_s": round(now - _celery_cached[0], 1)}
+        result = _ping_celery()
+        _celery_cached = (time.monotonic(), result)
+        return dict(result)
+
+
+def celery_cache_clear() -> None:
+    """Forget the cached ping (tests, and after a deploy that changes the workers)."""
+    global _celery_cached
+    with _celery_lock:
+        _celery_cached = None
 
 
 def health_report() -> tuple[bool, dict[str, Any]]:

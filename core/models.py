@@ -31,6 +31,11 @@ class ApiToken(models.Model):
     last_used_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The token that created this one through the API (None: created in a signed-in session).
+    # Revoking a token revokes everything it created; a child never outlives or out-scopes it.
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="children", editable=False
+    )
 
     objects = ApiTokenQuerySet.as_manager()
 

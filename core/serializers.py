@@ -1,3 +1,4 @@
+from django.conf import settings
 from rest_framework import serializers
 
 from core.models import API_SCOPES, ApiToken
@@ -25,7 +26,17 @@ class ApiTokenSerializer(serializers.ModelSerializer[ApiToken]):
 class ApiTokenCreateSerializer(serializers.Serializer[None]):
     name = serializers.CharField(max_length=80)
     scopes = serializers.ListField(
-        child=serializers.ChoiceField(choices=[key for key, _ in API_SCOPES]), default=["api"], allow_empty=False
+        child=serializers.ChoiceField(choices=[key for key, _ in API_SCOPES]),
+        default=["api"],
+        allow_empty=False,
+        help_text="A token may only create tokens with scopes it has itself; a session may choose any.",
+    )
+    expires_in_days = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=settings.API_TOKEN_MAX_DAYS,
+        help_text=f"Days until the token expires (default {settings.API_TOKEN_DEFAULT_DAYS}); a token created "
+        "by another token never outlives it.",
     )
 
 

@@ -8,6 +8,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,6 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from core.audit import audit_record
+from core.exceptions import ApplicationError
 from core.models import API_SCOPES, ApiToken
 from core.roles import ADMIN, ROLES, has_role
 
@@ -30,10 +32,51 @@ def _hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def _token_expiry(days: int | None, parent: ApiToken | None) -> Any:
+    """When a new token expires: ``days`` (default API_TOKEN_DEFAULT_DAYS, at most
+    API_TOKEN_MAX_DAYS) from now, and never after the token that creates it."""
+    maximum = settings.API_TOKEN_MAX_DAYS
+    days = settings.API_TOKEN_DEFAULT_DAYS if days is None else days
+    if not 1 <= days <= maximum:
+        raise ValidationError({"expires_in_days": f"Choose between 1 and {maximum} days."})
+    expires_at = timezone.now() + timedelta(days=days)
+    if parent is not None and parent.expires_at is not None:
+        expires_at = min(expires_at, parent.expires_at)
+    return expires_at
+
+
+def _check_token_rights(user: Any, scopes: list[str], parent: ApiToken | None) -> None:
+    """A token may only create tokens for its own user, with scopes it holds itself; and a user
+    holds at most API_TOKEN_MAX_ACTIVE_PER_USER active tokens (the MCP rate limit is per token)."""
+    if parent is not None:
+        if parent.user_id != user.pk:
+            raise PermissionDenied("A token can only create tokens for its own user.")
+        wider = sorted(set(scopes) - set(parent.scopes))
+        if wider:
+            raise PermissionDenied(
+                f"This token cannot create a token with the scope(s) {', '.join(wider)}: a token may only "
+                f"pass on scopes it has ({', '.join(parent.scopes)}). Sign in to create a wider one."
+            )
+    limit = settings.API_TOKEN_MAX_ACTIVE_PER_USER
+    if ApiToken.objects.active().filter(user=user).count() >= limit:
+        raise ApplicationError(
+            "conflict", f"You already have {limit} active tokens, the most allowed; revoke one you no longer use."
+        )
+
+
 def api_token_create(
-    *, user: Any, name: str, scopes: list[str] | None = None, request: HttpRequest | None = None
+    *,
+    user: Any,
+    name: str,
+    scopes: list[str] | None = None,
+    request: HttpRequest | None = None,
+    parent: ApiToken | None = None,
+    expires_in_days: int | None = None,
 ) -> tuple[ApiToken, str]:
-    """Create a token for ``user``; returns the model and the full token, shown only once."""
+    """Create a token for ``user``; returns the model and the full token, shown only once.
+
+    ``parent`` is the token the request was authenticated with (None in a signed-in session): the
+    new token gets no scope it lacks, expires no later, and is revoked with it."""
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": "Give the token a name so you can recognise it later."})
@@ -43,32 +86,63 @@ def api_token_create(
     unknown = set(scopes) - _VALID_SCOPES
     if unknown:
         raise ValidationError({"scopes": f"Unknown scope(s): {', '.join(sorted(unknown))}. Use api and/or mcp."})
+    expires_at = _token_expiry(expires_in_days, parent)
     prefix = secrets.token_hex(6)
     secret = secrets.token_urlsafe(32)
     with transaction.atomic():
+        # Serialise this user's creations so two concurrent requests cannot both pass the count.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        _check_token_rights(user, scopes, parent)
         token = ApiToken.objects.create(
-            user=user, name=name, prefix=prefix, secret_hash=_hash_secret(secret), scopes=scopes
+            user=user,
+            name=name,
+            prefix=prefix,
+            secret_hash=_hash_secret(secret),
+            scopes=scopes,
+            expires_at=expires_at,
+            parent=parent,
         )
         audit_record(
             actor=user,
             action="api_token.create",
             subject=token,
-            after={"name": name, "scopes": scopes},
+            after={
+                "name": name,
+                "scopes": scopes,
+                "expires_at": expires_at.isoformat(),
+                "created_by_token": parent.pk if parent else None,
+            },
             request=request,
         )
     return token, f"{TOKEN_PREFIX}_{prefix}_{secret}"
 
 
+def _descendants(token: ApiToken) -> list[ApiToken]:
+    """Every token created (directly or not) by ``token``, breadth first."""
+    found: list[ApiToken] = []
+    frontier = [token.pk]
+    while frontier:
+        children = list(ApiToken.objects.select_for_update().filter(parent_id__in=frontier))
+        found.extend(children)
+        frontier = [c.pk for c in children]
+    return found
+
+
 def api_token_revoke(*, user: Any, token_id: int, request: HttpRequest | None = None) -> ApiToken:
-    """Revoke a token. Owners revoke their own; admins may revoke anyone's. Idempotent."""
+    """Revoke a token and every token it created. Owners revoke their own; admins anyone's.
+    Idempotent; each token actually revoked gets its own audit event."""
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().filter(pk=token_id).first()
         if token is None or (token.user_id != user.pk and not has_role(user, ADMIN)):
             raise PermissionDenied("No such token.")
-        if token.revoked_at is None:
-            token.revoked_at = timezone.now()
-            token.save(update_fields=["revoked_at"])
-            audit_record(actor=user, action="api_token.revoke", subject=token, request=request)
+        now = timezone.now()
+        for target in [token, *_descendants(token)]:
+            if target.revoked_at is not None:
+                continue
+            target.revoked_at = now
+            target.save(update_fields=["revoked_at"])
+            after = None if target.pk == token.pk else {"cascade_from": token.pk}
+            audit_record(actor=user, action="api_token.revoke", subject=target, after=after, request=request)
     return token
 
 

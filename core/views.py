@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -7,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from core.exceptions import ApplicationError
 from core.forms import ApiTokenForm
 from core.selectors import api_token_list
 from core.services import api_token_create, api_token_revoke
@@ -31,10 +33,17 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
+        except ApplicationError as exc:  # e.g. the active-token limit
+            form.add_error(None, exc.message)
         else:
             messages.success(request, "Token created. Copy it now: it will not be shown again.")
             form = ApiTokenForm()
-    context = {"form": form, "tokens": api_token_list(user=request.user), "new_token": new_token}
+    context = {
+        "form": form,
+        "tokens": api_token_list(user=request.user),
+        "new_token": new_token,
+        "token_days": settings.API_TOKEN_DEFAULT_DAYS,
+    }
     status = 400 if request.method == "POST" and form.errors else 200
     return render(request, "core/settings.html", context, status=status)
 

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import uuid
 from typing import Any
 
+import anyio
+import anyio.to_thread
 import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -63,7 +66,7 @@ async def _respond(send: Any, status: int, message: str, headers: list[tuple[byt
 
 
 def _authenticate(raw_header: str | None) -> tuple[int, str, Any, list[tuple[bytes, bytes]]]:
-    """(status, message, user, extra headers) — status 0 means allowed."""
+    """(status, message, token, extra headers) — status 0 means allowed."""
     try:
         return _check_token(raw_header)
     finally:
@@ -103,7 +106,45 @@ def _check_token(raw_header: str | None) -> tuple[int, str, Any, list[tuple[byte
             None,
             [(b"retry-after", str(retry_after).encode())],
         )
-    return 0, "", token.user, []
+    return 0, "", token, []
+
+
+def _stream_slot_take(token_id: int) -> bool:
+    """Count one more open event stream for the token; False (and nothing counted) over the cap.
+    The key expires a minute after the longest a stream may live, so a crashed process cannot
+    hold slots for ever."""
+    key = f"alphadesk:mcp:streams:{token_id}"
+    pipe = _redis().pipeline()
+    pipe.incr(key)
+    pipe.expire(key, int(settings.MCP_SSE_MAX_SECONDS) + 60)
+    count, _ = pipe.execute()
+    if int(count) > settings.MCP_SSE_MAX_STREAMS_PER_TOKEN:
+        _redis().decr(key)
+        return False
+    return True
+
+
+def _stream_slot_release(token_id: int) -> None:
+    with contextlib.suppress(redis.RedisError):  # else the key's expiry frees the slot
+        _redis().decr(f"alphadesk:mcp:streams:{token_id}")
+
+
+async def _serve_stream(app: ASGIApp, scope: Scope, receive: Any, send: Any) -> None:
+    """Run a ``GET /mcp`` event stream for at most MCP_SSE_MAX_SECONDS, then end it cleanly
+    (the client reconnects if it still wants one)."""
+    state = {"started": False, "finished": False}
+
+    async def tracking_send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            state["started"] = True
+        elif message["type"] == "http.response.body" and not message.get("more_body", False):
+            state["finished"] = True
+        await send(message)
+
+    with anyio.move_on_after(settings.MCP_SSE_MAX_SECONDS):
+        await app(scope, receive, tracking_send)
+    if state["started"] and not state["finished"]:
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 class MCPGate:
@@ -124,14 +165,31 @@ class MCPGate:
         if length is not None and length.isdigit() and int(length) > settings.MCP_MAX_REQUEST_BYTES:
             await _respond(send, 413, f"Request body over {settings.MCP_MAX_REQUEST_BYTES} bytes.")
             return
-        status, message, user, headers = await sync_to_async(_authenticate, thread_sensitive=True)(
+        status, message, token, headers = await sync_to_async(_authenticate, thread_sensitive=True)(
             _header(scope, b"authorization")
         )
         if status:
             await _respond(send, status, message, headers)
             return
-        scope[USER_SCOPE_KEY] = user
-        await self.app(scope, receive, send)
+        scope[USER_SCOPE_KEY] = token.user
+        if scope.get("method") != "GET":
+            await self.app(scope, receive, send)
+            return
+        # A GET opens a server-to-client event stream: bounded in number per token and in time.
+        try:
+            taken = await anyio.to_thread.run_sync(_stream_slot_take, token.pk)
+        except redis.RedisError:
+            await _respond(send, 503, "Stream limiter unavailable (Redis is down); try again shortly.")
+            return
+        if not taken:
+            cap = settings.MCP_SSE_MAX_STREAMS_PER_TOKEN
+            message = f"This token already has {cap} open event streams, the most allowed."
+            await _respond(send, 429, message, [(b"retry-after", b"5")])
+            return
+        try:
+            await _serve_stream(self.app, scope, receive, send)
+        finally:
+            await anyio.to_thread.run_sync(_stream_slot_release, token.pk)
 
 
 def build_http_app() -> ASGIApp:

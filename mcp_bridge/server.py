@@ -17,9 +17,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
+    EmptyResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
     ReadResourceResult,
+    SetLevelRequestParams,
     TextContent,
     TextResourceContents,
 )
@@ -28,6 +30,8 @@ from mcp_types import ResourceTemplate as MCPResourceTemplate
 from mcp_types import Tool as MCPTool
 
 from core.tools import mcp_whitelist
+from mcp_bridge.notify import ToolCallNotes, json_schema_2020_12
+from mcp_bridge.prompts import product_prompts
 from mcp_bridge.resources import URI_TEMPLATE, ResourceMissing, brief_resource_read, brief_resources
 from mcp_bridge.services import mcp_tool_call
 
@@ -45,14 +49,20 @@ class RegistryMCPServer(MCPServer):
     def __init__(self, *, stdio_user: Any = None, **kwargs: Any) -> None:
         super().__init__(name="alphadesk", instructions=INSTRUCTIONS, **kwargs)
         self.stdio_user = stdio_user
+        for prompt in product_prompts():
+            self.add_prompt(prompt)
+        # logging/setLevel (declares the logging capability): the level filters the tool-call log
+        # notifications of this connection (over stateless HTTP each request is its own connection).
+        self._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, self._set_level)
+        self.log_level: str = "info"
 
     async def list_tools(self) -> list[MCPTool]:
         return [
             MCPTool(
                 name=spec.name,
                 description=spec.description,
-                input_schema=spec.input_schema(),
-                output_schema=spec.output_schema(),
+                input_schema=json_schema_2020_12(spec.input_schema()),
+                output_schema=json_schema_2020_12(spec.output_schema()),
             )
             for spec in sorted(mcp_whitelist().values(), key=lambda s: s.name)
         ]
@@ -79,9 +89,12 @@ class RegistryMCPServer(MCPServer):
                 content=[TextContent(type="text", text="Not authenticated: no user is bound to this connection.")],
                 is_error=True,
             )
+        notes = ToolCallNotes(context, self.log_level)
+        await notes.started(name)
         outcome = await sync_to_async(mcp_tool_call, thread_sensitive=True)(
             user=user, name=name, arguments=arguments, transport=transport
         )
+        await notes.finished(name, outcome)
         if outcome.error is not None:
             error = outcome.error
             text = f"{error.message} [{error.error}]"
@@ -91,6 +104,10 @@ class RegistryMCPServer(MCPServer):
             content=[TextContent(type="text", text=json.dumps(payload, default=str))],
             structured_content=payload,
         )
+
+    async def _set_level(self, ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
+        self.log_level = str(params.level)
+        return EmptyResult()
 
     # Resources need the acting user, so the handlers (which receive the request context) are
     # overridden rather than the context-free list_resources().

@@ -21,6 +21,9 @@ from portfolios import metrics, tickers
 from portfolios.market import Series
 
 WEIGHT_TOLERANCE = 1e-6
+# Weights are fractions or percentages; anything this large is a typo, and bounding each weight
+# keeps the sum of PORTFOLIO_MAX_HOLDINGS of them far from float overflow (1e308 used to 500).
+MAX_WEIGHT = 1e6
 
 
 @dataclass(frozen=True)
@@ -60,19 +63,7 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
         return CleanHoldings(symbols, weights, notices)
     if any(w is None or w == "" for w in raw_weights):
         raise ApplicationError("invalid_input", "Give a weight for every ticker, or for none (equal weights).")
-    weights = []
-    for symbol, w in zip(symbols, raw_weights, strict=True):
-        try:
-            value = float(w)
-        except (TypeError, ValueError):
-            raise ApplicationError("invalid_input", f"The weight of {symbol} ({w!r}) is not a number.") from None
-        if not math.isfinite(value):
-            raise ApplicationError("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
-        if value < 0:
-            raise ApplicationError(
-                "invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported."
-            )
-        weights.append(value)
+    weights = [_weight(symbol, w) for symbol, w in zip(symbols, raw_weights, strict=True)]
     total = math.fsum(weights)
     if total <= 0:
         raise ApplicationError("invalid_input", "The weights add up to 0; at least one must be positive.")
@@ -88,6 +79,27 @@ def clean_holdings(items: Sequence[tuple[Any, Any]], *, normalise: bool, max_hol
     # the stored weights add up to 1 exactly.
     weights = [min(w / total, 1.0) for w in weights]
     return CleanHoldings(symbols, weights, notices)
+
+
+def _weight(symbol: str, w: Any) -> float:
+    """One weight as a finite, non-negative float no larger than MAX_WEIGHT, or a clear error."""
+    try:
+        value = float(w)
+    except (TypeError, ValueError, OverflowError):
+        shown = str(w)[:40]
+        raise ApplicationError("invalid_input", f"The weight of {symbol} ({shown!r}) is not a number.") from None
+    if not math.isfinite(value):
+        raise ApplicationError("invalid_input", f"The weight of {symbol} must be a finite number, not {w}.")
+    if value < 0:
+        raise ApplicationError(
+            "invalid_input", f"The weight of {symbol} is negative ({value:g}); short positions are not supported."
+        )
+    if value > MAX_WEIGHT:
+        raise ApplicationError(
+            "invalid_input",
+            f"The weight of {symbol} ({value:.6g}) is too large: give a fraction (0.4) or a percentage (40%).",
+        )
+    return value
 
 
 @dataclass
@@ -164,9 +176,14 @@ def analyse(
     if len(common) < 3:
         raise ApplicationError("no_data", "The holdings share fewer than three trading days; nothing to analyse.")
     dates = [dt.date.fromordinal(int(o)) for o in common]
-    rets = prices[1:] / prices[:-1] - 1.0  # T-1 × N simple returns
-    port = rets @ w
-    growth = np.concatenate(([1.0], np.cumprod(1.0 + port)))
+    with np.errstate(all="ignore"):  # a zero or absurd close is reported below, not warned about
+        rets = prices[1:] / prices[:-1] - 1.0  # T-1 × N simple returns
+        port = rets @ w
+        growth = np.concatenate(([1.0], np.cumprod(1.0 + port)))
+    if not (np.isfinite(rets).all() and np.isfinite(growth).all()):
+        raise ApplicationError(
+            "no_data", "The stored prices give no finite returns (a close of 0?); nothing to analyse."
+        )
     mdd, peak, trough = metrics.max_drawdown_window(dates, growth)
     cov = _covariance(rets)
     return Analysis(

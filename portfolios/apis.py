@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from pydantic import BaseModel
 from rest_framework import status
@@ -39,6 +40,16 @@ _ERRORS = {
 }
 
 
+# The ticker syntax of portfolios.tickers, case-insensitive, as the schema's pattern.
+SYMBOL = OpenApiParameter(
+    "symbol",
+    str,
+    OpenApiParameter.PATH,
+    pattern=r"^\s*(\^[A-Za-z0-9][A-Za-z0-9.\-]{0,14}|[A-Za-z0-9][A-Za-z0-9&\-]{0,19}(\.([Nn][Ss]|[Bb][Oo]))?)\s*$",
+    description="NSE RELIANCE.NS, BSE 500325.BO, US AAPL, index ^NSEI; a bare symbol tries the default exchange",
+)
+
+
 def tool_response(name: str, args: dict[str, Any], request: Request) -> Response:
     outcome = call_tool(name, args, user=request.user)
     if outcome.error is not None:
@@ -48,9 +59,6 @@ def tool_response(name: str, args: dict[str, Any], request: Request) -> Response
 
 def _query(request: Request, *names: str) -> dict[str, Any]:
     return {n: request.query_params[n] for n in names if request.query_params.get(n)}
-
-
-PortfoliosArea = HasArea.for_area("portfolios")
 
 
 def oas(model: type[BaseModel]) -> dict[str, Any]:
@@ -79,14 +87,14 @@ def oas(model: type[BaseModel]) -> dict[str, Any]:
 
 
 class QuoteGetApi(APIView):
-    @extend_schema(responses={200: oas(Quote), **_ERRORS}, tags=["market"])
+    @extend_schema(parameters=[SYMBOL], responses={200: oas(Quote), **_ERRORS}, tags=["market"])
     def get(self, request: Request, symbol: str) -> Response:
         return tool_response("get_stock_quote", {"ticker": symbol}, request)
 
 
 class PriceHistoryGetApi(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("start", str), OpenApiParameter("end", str)],
+        parameters=[SYMBOL, OpenApiParameter("start", OpenApiTypes.DATE), OpenApiParameter("end", OpenApiTypes.DATE)],
         responses={200: oas(PriceHistory), **_ERRORS},
         tags=["market"],
     )
@@ -95,19 +103,24 @@ class PriceHistoryGetApi(APIView):
 
 
 class FundamentalsGetApi(APIView):
-    @extend_schema(responses={200: oas(Fundamentals), **_ERRORS}, tags=["market"])
+    @extend_schema(parameters=[SYMBOL], responses={200: oas(Fundamentals), **_ERRORS}, tags=["market"])
     def get(self, request: Request, symbol: str) -> Response:
         return tool_response("get_fundamentals", {"ticker": symbol}, request)
 
 
 class TickerMetricsGetApi(APIView):
-    @extend_schema(responses={200: oas(TickerMetrics), **_ERRORS}, tags=["market"])
+    @extend_schema(parameters=[SYMBOL], responses={200: oas(TickerMetrics), **_ERRORS}, tags=["market"])
     def get(self, request: Request, symbol: str) -> Response:
         return tool_response("compute_metrics", {"ticker": symbol}, request)
 
 
+PortfoliosArea = HasArea.for_area("portfolios")
+
+
 class PortfolioAnalyzeApi(APIView):
-    """Analyse tickers with weights without saving a portfolio."""
+    """Analyse tickers with weights without saving a portfolio (the Portfolios area's roles only)."""
+
+    permission_classes = [*APIView.permission_classes, PortfoliosArea]
 
     @extend_schema(request=AnalyzeSerializer, responses={200: oas(PortfolioAnalysis), **_ERRORS}, tags=["portfolios"])
     def post(self, request: Request) -> Response:
@@ -148,8 +161,8 @@ class PortfolioDetailApi(APIView):
         payload = PortfolioWriteSerializer(data=request.data, partial=True)
         payload.is_valid(raise_exception=True)
         data = dict(payload.validated_data)
-        if "holdings" in data:
-            data["holdings"] = [(h["ticker"], h.get("weight")) for h in data["holdings"]]
+        if "holdings" in data:  # partial: a holding may lack its ticker; the service names it (400)
+            data["holdings"] = [(h.get("ticker"), h.get("weight")) for h in data["holdings"]]
         portfolio, notices = services.portfolio_update(
             user=request.user, portfolio_id=portfolio_id, request=request._request, **data
         )

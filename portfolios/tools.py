@@ -15,6 +15,7 @@ from django.http import Http404
 from pydantic import BaseModel, Field
 
 from core.exceptions import ApplicationError
+from core.roles import can_access
 from core.tools import tool
 from portfolios import market, metrics, selectors
 from portfolios.schemas import Bar, Fundamentals, PortfolioAnalysis, PriceHistory, Quote, Returns, TickerMetrics
@@ -49,7 +50,10 @@ class AnalyzeIn(BaseModel):
 
 def _window(start: dt.date | None, end: dt.date | None, last: dt.date) -> tuple[dt.date, dt.date]:
     end = end or last
-    start = start or end - dt.timedelta(days=365)
+    try:
+        start = start or end - dt.timedelta(days=365)
+    except OverflowError:  # an end date in year 1
+        raise ApplicationError("invalid_input", f"end ({end}) is before any market data.") from None
     if start > end:
         raise ApplicationError("invalid_input", f"start ({start}) is after end ({end}).")
     return start, end
@@ -127,6 +131,8 @@ def analyze_portfolio(params: AnalyzeIn, *, user: Any) -> PortfolioAnalysis:
     """Analyse a saved portfolio (portfolio_id) or tickers with weights: annualised return (CAGR, 252 days),
     volatility, Sharpe, Sortino, max drawdown with dates, per-asset contributions to return and risk,
     correlations and a benchmark comparison. Bad tickers are excluded and named, not fatal."""
+    if not can_access(user, "portfolios"):  # a ticker basket is portfolio analysis too (issue 17)
+        raise ApplicationError("forbidden", "Your role does not give access to Portfolios.")
     try:
         if params.portfolio_id is not None:
             return selectors.portfolio_analysis(

@@ -22,6 +22,8 @@ MAX_EXPRESSION_CHARS = 500
 MAX_NODES = 200
 MAX_EXPONENT = 100
 MAX_MAGNITUDE = 1e15
+MAX_DIGITS = 30  # per number: more than any figure needs, far less than float overflow
+_LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + ",}")
 
 
 class CalculatorError(ValueError):
@@ -98,7 +100,10 @@ def _eval(node: ast.AST, used: list[str]) -> float:
     if isinstance(node, ast.Expression):
         return _eval(node.body, used)
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
-        return _check(float(node.value))
+        try:
+            return _check(float(node.value))
+        except OverflowError as exc:  # an integer too large for a float
+            raise CalculatorError(f"A value is out of range (|x| must stay at or below {MAX_MAGNITUDE:g}).") from exc
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):
         operand = _eval(node.operand, used)
         return operand if isinstance(node.op, ast.UAdd) else -operand
@@ -145,6 +150,8 @@ def evaluate(expression: str) -> tuple[float, list[str], str]:
         raise CalculatorError("The expression is empty.")
     if len(text) > MAX_EXPRESSION_CHARS:
         raise CalculatorError(f"The expression is longer than {MAX_EXPRESSION_CHARS} characters.")
+    if _LONG_NUMBER.search(text):
+        raise CalculatorError(f"A number has more than {MAX_DIGITS} digits; write it shorter (e.g. 1.5e12).")
     text = text.replace("×", "*").replace("÷", "/").replace("−", "-").replace("^", "**")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,250,000 -> 1250000
     text = _PERCENT_LITERAL.sub(r"(\1/100)", text)
@@ -152,6 +159,8 @@ def evaluate(expression: str) -> tuple[float, list[str], str]:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
         raise CalculatorError(f"Not a valid expression: {exc.msg}.") from exc
+    except (ValueError, MemoryError, RecursionError) as exc:  # NUL bytes, absurd nesting
+        raise CalculatorError("Not a valid expression.") from exc
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         raise CalculatorError(f"The expression is too long (over {MAX_NODES} parts).")
     used: list[str] = []

@@ -8,6 +8,7 @@ from celery import shared_task
 
 from research.chat.services import CHAT_TURN_TASK
 from research.chat.services import chat_turn_run as chat_turn_run_service
+from research.chat.services import chat_turns_sweep as chat_turns_sweep_service
 from research.services import INGEST_TASK, document_ingest, document_mark_failed
 
 logger = logging.getLogger(__name__)
@@ -34,3 +35,9 @@ def ingest_document(document_id: int) -> str:
 def chat_turn_run(turn_id: int) -> str:
     """Run the chat agent for one turn; a turn that is no longer queued is skipped."""
     return chat_turn_run_service(turn_id=turn_id)
+
+
+@shared_task(name="research.chat_turns_sweep")
+def chat_turns_sweep() -> dict[str, int]:
+    """Re-enqueue chat turns a broker outage or a dead worker left waiting (beat, every minute)."""
+    return chat_turns_sweep_service()

@@ -17,7 +17,7 @@ from core.roles import HasArea
 from research.agent.verify import render_text
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import trace_get, turn_get
-from research.chat.services import chat_message_post, chat_turn_cancel
+from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_turn_cancel
 
 _permissions = [*APIView.permission_classes, HasArea.for_area("research")]
 MAX_WAIT_SECONDS = 30.0
@@ -100,7 +100,10 @@ class ChatPostApi(APIView):
                 break
             time.sleep(0.05)
         done = not turn.is_active
-        return Response(turn_json(turn, request), status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
+        body = turn_json(turn, request)
+        if getattr(turn, "queue_unavailable", False):
+            body["notice"] = QUEUE_DOWN_NOTICE  # saved; the sweep sends it when the queue is back
+        return Response(body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
 
 
 class ChatTurnGetApi(APIView):

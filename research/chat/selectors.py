@@ -8,6 +8,7 @@ from uuid import UUID
 from django.db.models import QuerySet, Sum
 from django.http import Http404
 
+from core.audit import audit_cross_user_read
 from core.roles import ADMIN, has_role
 from research.agent.memory import memory_entry
 from research.agent.verify import render_text
@@ -22,9 +23,12 @@ def conversation_get(*, user: Any, conversation_id: UUID | str) -> Conversation:
     """The owner's conversation (admins may read any, for support); 404 otherwise."""
     qs = Conversation.objects.all() if has_role(user, ADMIN) else Conversation.objects.filter(owner=user)
     try:
-        return qs.get(pk=conversation_id)
+        conversation = qs.get(pk=conversation_id)
     except (Conversation.DoesNotExist, ValueError, TypeError) as exc:
         raise Http404("No such conversation.") from exc
+    if conversation.owner_id != user.pk:  # an admin reading someone else's: audited (issue 17)
+        audit_cross_user_read(actor=user, subject=conversation, owner_id=conversation.owner_id)
+    return conversation
 
 
 def turn_get(*, user: Any, turn_id: int) -> Turn:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
 from functools import partial
 from typing import Any
 from uuid import UUID
@@ -19,10 +21,26 @@ from research.chat.selectors import conversation_get, turn_get
 
 MAX_QUESTION_CHARS = 2000
 CHAT_TURN_TASK = "research.chat_turn_run"  # the Celery task (research/tasks.py) that calls chat_turn_run
+QUEUE_DOWN_NOTICE = (
+    "The work queue is unavailable right now: your question is saved and will be answered when it is back."
+)
+logger = logging.getLogger(__name__)
 
 
-def _enqueue(turn_id: int) -> None:
-    enqueue(CHAT_TURN_TASK, turn_id)  # by name: the task calls back into this module
+def _enqueue(turn_id: int) -> bool:
+    """Send the turn to the workers; False when the broker (Redis) is unreachable. The turn stays
+    queued in the database either way, and :func:`chat_turns_sweep` sends it again later."""
+    try:
+        enqueue(CHAT_TURN_TASK, turn_id)  # by name: the task calls back into this module
+    except Exception:  # kombu's OperationalError, redis' ConnectionError: the queue is down
+        logger.warning("could not enqueue chat turn %s; the sweep will retry", turn_id, exc_info=True)
+        return False
+    return True
+
+
+def _enqueue_or_flag(turn: Turn) -> None:
+    # The page and the API tell the analyst when the queue was down (the question is saved).
+    turn.queue_unavailable = not _enqueue(turn.pk)  # type: ignore[attr-defined]
 
 
 def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str | None = None) -> Turn:
@@ -56,7 +74,7 @@ def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str |
             conversation=conversation, index=index, question=text, thread_id=conversation.thread_id
         )
         conversation.save(update_fields=["updated_at"])
-        transaction.on_commit(partial(_enqueue, turn.pk))
+        transaction.on_commit(partial(_enqueue_or_flag, turn))
     return turn
 
 
@@ -154,3 +172,23 @@ def chat_turn_run(*, turn_id: int) -> str:
     if "__interrupt__" in result:
         return "escalated"
     return str(Turn.objects.get(pk=turn_id).status)
+
+
+def chat_turns_sweep(*, now: Any = None) -> dict[str, int]:
+    """Send again what a fault left behind (Celery beat runs this every CHAT_SWEEP_SECONDS):
+    turns still queued after CHAT_REQUEUE_AFTER_SECONDS (the broker was down when they were
+    posted, or the message was lost), and turns "running" for longer than CHAT_RUNNING_STALE_SECONDS
+    (their worker died: the redelivered message found them claimed and skipped them). Safe to run
+    at any time: a turn runs only once it is claimed from queued."""
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    stale = Turn.objects.filter(
+        status=Turn.Status.RUNNING, started_at__lt=now - timedelta(seconds=settings.CHAT_RUNNING_STALE_SECONDS)
+    )
+    reset = stale.update(status=Turn.Status.QUEUED)
+    waiting = Turn.objects.filter(
+        status=Turn.Status.QUEUED, created_at__lt=now - timedelta(seconds=settings.CHAT_REQUEUE_AFTER_SECONDS)
+    ).values_list("pk", flat=True)
+    sent = sum(1 for turn_id in waiting if _enqueue(turn_id))
+    return {"requeued": sent, "reset_from_running": reset}

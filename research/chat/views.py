@@ -18,7 +18,7 @@ from core.roles import area_required
 from research.agent.verify import CLAIM_REF
 from research.chat.models import Turn
 from research.chat.selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path
-from research.chat.services import chat_message_post, chat_turn_cancel
+from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_turn_cancel
 
 _SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
 _CALC = re.compile(r"\[Calculated: ([^\]]+)\]")
@@ -88,6 +88,7 @@ def chat_index(request: HttpRequest) -> HttpResponse:
         except ValidationError as exc:
             error = "; ".join(exc.messages)
         else:
+            _notice_if_queue_down(request, turn)
             return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
     conversations = conversation_list(user=request.user)[:50]
     return render(
@@ -127,8 +128,17 @@ def chat_ask(request: HtmxHttpRequest, conversation_id: str) -> HttpResponse:
             status=400,
         )
     if request.htmx:
-        return render(request, "research/chat/conversation.html#chat_turn", _turn_context(turn))
+        response = render(request, "research/chat/conversation.html#chat_turn", _turn_context(turn))
+        if getattr(turn, "queue_unavailable", False):
+            response.content += format_html('<p class="error" role="alert">{}</p>', QUEUE_DOWN_NOTICE).encode()
+        return response
+    _notice_if_queue_down(request, turn)
     return redirect("research-chat:conversation", conversation_id=conversation.pk)
+
+
+def _notice_if_queue_down(request: HttpRequest, turn: Turn) -> None:
+    if getattr(turn, "queue_unavailable", False):
+        messages.warning(request, QUEUE_DOWN_NOTICE)
 
 
 @area_required("research")

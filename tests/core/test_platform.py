@@ -74,9 +74,9 @@ def test_health_is_503_when_redis_is_stopped(settings: Any, tmp_path: Path) -> N
     assert body["components"]["database"]["status"] == "up"
 
 
-@pytest.mark.django_db
-def test_openapi_schema_and_offline_docs() -> None:
+def test_openapi_schema_and_offline_docs(analyst: Any) -> None:
     api = APIClient()
+    api.force_login(analyst)  # the schema and docs are for signed-in users (issue 17)
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]

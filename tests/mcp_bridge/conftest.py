@@ -19,7 +19,12 @@ class LiveASGIServer:
             self.port = probe.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            "config.asgi:application", host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            "config.asgi:application",
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            proxy_headers=False,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -12,6 +12,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from core.models import AuditEvent
 from core.tools import mcp_whitelist
+from mcp_bridge.notify import JSON_SCHEMA_2020_12
 from mcp_bridge.services import arguments_digest
 from tests.mcp_bridge.conftest import run_async
 
@@ -46,7 +47,7 @@ def test_list_tools_is_exactly_the_registry_whitelist(mcp_url: str, mcp_token: s
     assert set(tools) == set(whitelist)
     for name, spec in whitelist.items():
         assert tools[name].description == spec.description
-        assert tools[name].input_schema == spec.input_schema()
+        assert tools[name].input_schema == {"$schema": JSON_SCHEMA_2020_12, **spec.input_schema()}
 
 
 def test_tool_call_valid_and_invalid(mcp_url: str, mcp_token: str, analyst: Any) -> None:

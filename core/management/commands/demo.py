@@ -68,14 +68,18 @@ class Command(BaseCommand):
         python = sys.executable
         concurrency = os.environ.get("CELERY_CONCURRENCY", "2")
         processes = {
-            "web": f"{python} -m uvicorn config.asgi:application --host {host} --port {port} --no-access-log",
+            "web": f"{python} -m uvicorn config.asgi:application --host {host} --port {port} --no-access-log "
+            "--no-proxy-headers",  # X-Forwarded-For: core.middleware.ClientIpMiddleware, TRUSTED_PROXIES
             "worker": f"{python} -m celery -A config worker --loglevel INFO --concurrency {concurrency}",
             "beat": f"{python} -m celery -A config beat --loglevel INFO --pidfile= "
             "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
         }
+        # Bounded database connections (README "Reliability and security"): each process has its own
+        # pool; a worker child needs few (one graph at a time), beat fewer.
+        pools = {"web": "10", "worker": "4", "beat": "2"}
         manager = Manager(Printer(sys.stdout))
         for name, cmd in processes.items():
-            manager.add_process(name, cmd, env=env)
+            manager.add_process(name, cmd, env={"DB_POOL_MAX_SIZE": pools[name], **env})
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nAlphaDesk is starting at http://{host}:{port}/  (health: /api/v1/health, API docs: /api/docs/)"

@@ -1,0 +1,125 @@
+"""Fault: a Celery worker killed with SIGKILL in the middle of a chat turn.
+
+Induced for real: a worker (Anthropic mode against the local fake API, which holds its answer)
+is killed while the turn's planner waits on the model. The turn is left "running" and its message
+unacknowledged (acks_late): a redelivery would find the turn claimed and skip it. The sweep puts a
+turn running for longer than CHAT_RUNNING_STALE_SECONDS back in the queue; a new worker answers it,
+once, and nothing is lost (the question, the conversation, one final status, at most one review)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from research.chat.models import Turn
+from research.chat.services import chat_message_post, chat_turns_sweep
+from research.tasks import chat_turn_run
+from tests.conftest import ARTIFACTS, ROOT, test_database_url
+from tests.research.fake_llm import FakeLLMServer, fake_llm_server
+
+QUEUE = "adk-kill-test"
+_LOGS: list[Any] = []
+QUESTION = "Give me your view on emerging market sentiment this quarter"  # no fast-path rule: the model plans
+
+
+def _worker(fake: FakeLLMServer, name: str, queues: str) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "REDIS_URL": settings.REDIS_URL,
+        "PYTHONWARNINGS": "ignore",
+        "ANTHROPIC_API_KEY": "test-key",
+        "ANTHROPIC_BASE_URL": fake.url,
+        "LLM_TIMEOUT_SECONDS": "60",
+    }
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / f"celery-{name}.log").open("w")
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--hostname",
+            f"{name}-{os.getpid()}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "-Q",
+            queues,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _wait(condition: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeLLMServer]:
+    with fake_llm_server() as server:
+        yield server
+
+
+@pytest.mark.worker
+@pytest.mark.timeout(240)
+def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
+    transactional_db: Any, analyst: Any, fake: FakeLLMServer, django_capture_on_commit_callbacks: Any
+) -> None:
+    fake.delay = 45.0  # the model "thinks" long enough to be killed mid-call
+    first = _worker(fake, "doomed", QUEUE)
+    second = None
+    try:
+        with django_capture_on_commit_callbacks(execute=False):  # enqueue by hand, on the test's queue
+            turn = chat_message_post(user=analyst, question=QUESTION)
+        chat_turn_run.apply_async((turn.pk,), queue=QUEUE)
+        _wait(lambda: fake.requests, 60, "the planner's model call")
+        assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RUNNING
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+
+        fake.delay = 0.0  # the next worker gets a fast (failing) model: the agent falls back
+        second = _worker(fake, "rescuer", f"celery,{QUEUE}")
+        time.sleep(3)  # anything redelivered would find the turn claimed and skip it
+        assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RUNNING  # stuck without the sweep
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(settings, "CHAT_RUNNING_STALE_SECONDS", 0)
+            patch.setattr(settings, "CHAT_REQUEUE_AFTER_SECONDS", 0)
+            assert chat_turns_sweep() == {"requeued": 1, "reset_from_running": 1}
+        _wait(lambda: not Turn.objects.get(pk=turn.pk).is_active, 120, "the turn to finish")
+        final = Turn.objects.get(pk=turn.pk)
+        assert final.status in {Turn.Status.DONE, Turn.Status.ESCALATED}, (final.status, final.error)
+        assert final.question == QUESTION and Turn.objects.filter(conversation=final.conversation).count() == 1
+        from reviews.models import ReviewTask
+
+        assert ReviewTask.objects.filter(thread_id__startswith=final.conversation.thread_id).count() <= 1
+        assert chat_turns_sweep() == {"requeued": 0, "reset_from_running": 0}
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=30)
+        while _LOGS:
+            _LOGS.pop().close()
