@@ -365,6 +365,9 @@ RESEARCH_RRF_WEIGHTS = {
 }
 RESEARCH_HNSW_EF_SEARCH = env.int("RESEARCH_HNSW_EF_SEARCH", default=200)
 RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
+# Chunk embeddings keyed by model + exact texts (research/retrieval/embed_cache.py): re-ingesting the
+# same documents (the demo corpus in every fresh test database) skips the model. Empty = off.
+RESEARCH_EMBED_CACHE_DIR = env.str("RESEARCH_EMBED_CACHE_DIR", default=str(VAR_DIR / "cache" / "embeddings"))
 
 # --- briefs (morning brief pipeline) ----------------------------------------------------------
 # Feed URL templates per ticker: {symbol} (RELIANCE.NS), {base} (RELIANCE), {query} (URL-quoted search).

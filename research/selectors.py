@@ -95,3 +95,27 @@ def highlight(text: str, query: str) -> SafeString:
     parts = pattern.split(text)
     out = [escape(part) if i % 2 == 0 else f"<mark>{escape(part)}</mark>" for i, part in enumerate(parts)]
     return mark_safe("".join(out))  # noqa: S308  (every piece was escaped above)
+
+
+def document_index(*, user: Any) -> list[dict[str, Any]]:
+    """Every ready document the user may see, as the fields question understanding reads: type,
+    title, dates and period, file name, and whether the user uploaded it (one small query)."""
+    rows = (
+        Document.objects.visible_to(user)
+        .filter(status=Document.Status.DONE)
+        .order_by("id")
+        .values("id", "doc_type", "title", "doc_date", "period_start", "period_end", "owner_id", "filename")
+    )
+    return [
+        {
+            "id": row["id"],
+            "doc_type": row["doc_type"],
+            "title": row["title"],
+            "doc_date": row["doc_date"],
+            "period_start": row["period_start"],
+            "period_end": row["period_end"],
+            "filename": row["filename"],
+            "mine": row["owner_id"] == user.pk,
+        }
+        for row in rows
+    ]

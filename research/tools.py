@@ -39,6 +39,9 @@ class PassageOut(BaseModel):
     issuer: str
     doc_type: str
     doc_date: str | None
+    period_start: str | None = Field(None, description="First day of the period the document covers")
+    period_end: str | None = Field(None, description="Last day of the period the document covers")
+    uploaded_by_you: bool = Field(False, description="The document is one of your own uploads")
     page: str = Field(description="Printed page number (else the file's page number)")
     page_number: int = Field(description="Page in the file")
     section: str = Field(description="Numbered paragraph or section, when the document numbers them")
@@ -73,6 +76,9 @@ def search_financial_documents(params: SearchDocumentsInput, *, user: Any) -> Se
                 issuer=p.document.issuer,
                 doc_type=p.document.doc_type,
                 doc_date=p.document.doc_date.isoformat() if p.document.doc_date else None,
+                period_start=p.document.period_start.isoformat() if p.document.period_start else None,
+                period_end=p.document.period_end.isoformat() if p.document.period_end else None,
+                uploaded_by_you=p.document.owner_id == user.pk,
                 page=p.chunk.page_label,
                 page_number=p.chunk.page_number,
                 section=p.chunk.section,

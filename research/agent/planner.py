@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from django.conf import settings
 
-from research.agent.memory import MEETING_RE, MONTHS
+from research.agent.periods import MONTH_YEAR_RE
 
 Plan = dict[str, dict[str, Any]]
 
@@ -92,25 +92,6 @@ NEWS_RE = re.compile(r"\b(news|headlines?|today'?s|this week|latest developments
 SMALLTALK_RE = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|help|what can you do)\b[\s!.?]*$", re.I)
 
 
-def _meeting_filters(text: str) -> dict[str, Any]:
-    """A named MPC meeting ("August 2024") → the minutes published in that meeting's window."""
-    match = MEETING_RE.search(text)
-    if not match:
-        return {}
-    month = MONTHS.index(match.group(1).lower()) + 1
-    year = int(match.group(2))
-    # Minutes are published about two weeks after the meeting, inside the same month or the next.
-    end_month, end_year = (month + 1, year) if month < 12 else (1, year + 1)
-    last_day = 28 if end_month == 2 else 30
-    filters: dict[str, Any] = {
-        "date_from": f"{year}-{month:02d}-01",
-        "date_to": f"{end_year}-{end_month:02d}-{last_day}",
-    }
-    if re.search(r"\b(mpc|meeting|minutes|repo|policy)\b", text, re.I):
-        filters["doc_types"] = ["mpc_minutes"]
-    return filters
-
-
 def _clean_number(text: str) -> str:
     return text.replace(",", "")
 
@@ -128,7 +109,7 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
         return "cagr", {"financial_calculator": {"expression": f"cagr({a}, {b}, {n})"}}
     # Fiscal years and dates ("2024-25", "2024-08-22") are not subtractions.
     expression = EXPRESSION_RE.search(re.sub(r"\b\d{4}-\d{2}(?:-\d{2})?\b", " ", q))
-    if expression and re.search(r"[-+*/x×÷^()]", expression.group(1)) and not MEETING_RE.search(expression.group(1)):
+    if expression and re.search(r"[-+*/x×÷^()]", expression.group(1)) and not MONTH_YEAR_RE.search(expression.group(1)):
         expr = expression.group(1).strip().replace("×", "*").replace("÷", "/").replace("^", "**")
         expr = re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)
         return "arithmetic", {"financial_calculator": {"expression": expr}}
@@ -146,7 +127,7 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
             "market_data": {"calls": [{"tool": "compute_metrics", "ticker": t} for t in tickers[:4]]}
         }
     if COMPARE_RE.search(q) and (
-        len(MEETING_RE.findall(q)) >= 2 or re.search(r"\b(minutes|meetings?|reports?|stance)\b", q, re.I)
+        len(MONTH_YEAR_RE.findall(q)) >= 2 or re.search(r"\b(minutes|meetings?|reports?|stance)\b", q, re.I)
     ):
         return "compare_documents", {"document_comparator": {"query": q}}
     if tickers and FUNDAMENTALS_RE.search(q):
@@ -160,7 +141,7 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
     if tickers and (PRICE_RE.search(q) or len(q.split()) <= 4):
         return "quote", {"market_data": {"calls": [{"tool": "get_stock_quote", "ticker": t} for t in tickers[:4]]}}
     if DOC_RE.search(q):
-        return "documents", {"rag_search": {"query": q, "filters": _meeting_filters(q)}}
+        return "documents", {"rag_search": {"query": q, "filters": {}}}
     if NEWS_RE.search(q):
         return "web", {"web_search": {"query": q}}
     return None

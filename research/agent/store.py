@@ -21,6 +21,7 @@ from core.llm import LLMResponse
 from core.tools import call_tool
 from research.agent.graph import GRAPH_NAME
 from research.agent.state import ChatState
+from research.agent.understand import LibDoc
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import turn_memory
 from research.models import Chunk
@@ -77,6 +78,28 @@ def run_tool(state: ChatState, tool: str, args: dict[str, Any]) -> dict[str, Any
         "error": outcome.as_dict() if not outcome.ok else None,
         "latency_ms": outcome.latency_ms,
     }
+
+
+_LIBRARY_CACHE: dict[tuple[int, int], tuple[float, list[LibDoc]]] = {}
+_LIBRARY_TTL_SECONDS = 30.0
+
+
+def library(state: ChatState) -> list[LibDoc]:
+    """The documents the turn's user can see, as question understanding reads them. Kept per
+    process for a few seconds per (user, corpus version): every turn of a conversation asks."""
+    from research.retrieval.bm25 import corpus_version
+    from research.selectors import document_index
+
+    key = (int(state["user_id"]), corpus_version())
+    hit = _LIBRARY_CACHE.get(key)
+    if hit is not None and time.monotonic() - hit[0] < _LIBRARY_TTL_SECONDS:
+        return hit[1]
+    user = get_user_model().objects.get(pk=state["user_id"])
+    docs = [LibDoc(**row) for row in document_index(user=user)]
+    if len(_LIBRARY_CACHE) > 256:
+        _LIBRARY_CACHE.clear()
+    _LIBRARY_CACHE[key] = (time.monotonic(), docs)
+    return docs
 
 
 def chunk_texts(ids: set[int]) -> dict[int, str]:
