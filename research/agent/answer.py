@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from research.agent.compose_docs import compose_documents
+from research.agent.compose_market import compose_market_data, compose_portfolio
 from research.agent.composer import Composer, bracket_safe
 from research.agent.state import ChatState
 from research.agent.verify import CLAIM_REF, fmt
@@ -64,120 +64,6 @@ def _operand_claim(c: Composer, figure: dict[str, Any]) -> str:
     return f"{what} from {figure.get('source', 'an earlier answer')}"
 
 
-@dataclass(frozen=True)
-class _MarketCall:
-    """One call's output inside a market_data result; its claims point at ``calls[index]``."""
-
-    c: Composer
-    key: str
-    index: int
-    out: dict[str, Any]
-
-    @property
-    def symbol(self) -> str:
-        return str(self.out.get("symbol", "?"))
-
-    @property
-    def sourced(self) -> str:
-        return f"(source: {self.out.get('source')}, as of {self.out.get('as_of')})."
-
-    def fig(self, field: str, label: str, **kw: Any) -> str:
-        return self.c.tool_claim(self.key, ["calls", self.index, field], self.out.get(field), label=label, **kw)
-
-
-def _fundamentals_line(call: _MarketCall) -> str:
-    o, sym, fig = call.out, call.symbol, call.fig
-    return (
-        f"{sym} ({o.get('name') or sym}): trailing P/E {fig('trailing_pe', 'trailing P/E')}, "
-        f"market cap {fig('market_cap', 'market cap', places=0)} {o.get('currency') or ''}, "
-        f"beta {fig('beta', 'beta')} {call.sourced}"
-    )
-
-
-def _metrics_line(call: _MarketCall) -> str:
-    o, sym, fig = call.out, call.symbol, call.fig
-    return (
-        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
-        f"{o.get('currency')} on {o.get('last_date')}; 30-day return "
-        f"{fig('return_30d_pct', '30-day return', suffix=' %')}; annualised volatility "
-        f"{fig('volatility_annualised_pct', 'volatility', suffix=' %')}; max drawdown "
-        f"{fig('max_drawdown_pct', 'max drawdown', suffix=' %')}; 52-week high "
-        f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {call.sourced}"
-    )
-
-
-def _history_line(call: _MarketCall) -> str | None:
-    """get_price_history (LLM planner): the window's first and last close, nothing without bars."""
-    o, sym = call.out, call.symbol
-    bars = o.get("bars") or []
-    if not bars:
-        return None
-    ends = [
-        call.c.tool_claim(call.key, ["calls", call.index, "bars", j, "close"], bars[j].get("close"), label=label)
-        for j, label in ((0, f"{sym} close {bars[0]['date']}"), (len(bars) - 1, f"{sym} close"))
-    ]
-    return (
-        f"{sym}: close {ends[0]} {o.get('currency')} on {bars[0]['date']} and {ends[1]} on "
-        f"{bars[-1]['date']} {call.sourced}"
-    )
-
-
-def _quote_line(call: _MarketCall) -> str:
-    o, sym, fig = call.out, call.symbol, call.fig
-    return (
-        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
-        f"{o.get('currency')} on {o.get('date')}, 1-day change "
-        f"{fig('change_1d_pct', '1-day change', suffix=' %')} {call.sourced}"
-    )
-
-
-def _market_line(call: _MarketCall) -> str | None:
-    """The sentence for one call, chosen by the shape of its output (which tool answered)."""
-    if "trailing_pe" in call.out:
-        return _fundamentals_line(call)
-    if "volatility_annualised_pct" in call.out:
-        return _metrics_line(call)
-    if "bars" in call.out:
-        return _history_line(call)
-    return _quote_line(call)
-
-
-def _compose_market_data(c: Composer, key: str, out: dict[str, Any]) -> None:
-    for i, o in enumerate(out["calls"]):
-        call = _MarketCall(c, key, i, o)
-        c.subjects.append(call.symbol.split(".")[0])
-        line = _market_line(call)
-        if line is not None:
-            c.parts.append(line)
-        if o.get("last_close") is not None:
-            c.figures.append(
-                {
-                    "label": f"{call.symbol} last close",
-                    "value": f"{o['last_close']:.2f}",
-                    "period": str(o.get("as_of") or ""),
-                    "source": o.get("source"),
-                }
-            )
-    for e in out.get("errors", []):
-        c.parts.append(f"[Note: {e.get('tool')}: {bracket_safe(e.get('message'))}]")
-
-
-def _compose_portfolio(c: Composer, key: str, out: dict[str, Any]) -> None:
-    def pfig(field: str, label: str, **kw: Any) -> str:
-        return c.tool_claim(key, [field], out.get(field), label=label, **kw)
-
-    c.parts.append(
-        f"Portfolio {out.get('start')} to {out.get('end')}: annualised return "
-        f"{pfig('annualised_return', 'annualised return', suffix=' %', scale=100)}, annualised volatility "
-        f"{pfig('annualised_volatility', 'volatility', suffix=' %', scale=100)}, Sharpe "
-        f"{pfig('sharpe', 'Sharpe')}, max drawdown "
-        f"{pfig('max_drawdown', 'max drawdown', suffix=' %', scale=100)} "
-        f"(source: {out.get('source')}, as of {out.get('as_of')})."
-    )
-    for notice in out.get("notices", []):
-        c.parts.append(f"[Note: {bracket_safe(notice)}]")
-
-
 def _comparator_analysis(c: Composer, out: dict[str, Any]) -> None:
     """The model's comparison lines; its figures are references to verbatim quotes, shown as the quote."""
     by_ref = {f["ref"]: f["figure"] for f in out["facts"] if f.get("ref")}
@@ -212,8 +98,8 @@ ToolComposer = Callable[[Composer, str, dict[str, Any]], None]
 COMPOSERS: dict[str, ToolComposer] = {
     "rag_search": compose_documents,
     "financial_calculator": _compose_calculator,
-    "market_data": _compose_market_data,
-    "portfolio_analyzer": _compose_portfolio,
+    "market_data": compose_market_data,
+    "portfolio_analyzer": compose_portfolio,
     "document_comparator": _compose_comparator,
     "web_search": _compose_web,
 }

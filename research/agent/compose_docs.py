@@ -26,43 +26,60 @@ from research.agent.understand import Understanding, understanding_from_dict
 
 _NUM = r"(\d+(?:\.\d+)?)"
 UNCHANGED_RE = re.compile(rf"\bunchanged at {_NUM}\s*(per cent|%)", re.I)
-CUT_RE = re.compile(
-    rf"\b(?:reduc\w*|cut\w*|lower\w*)\b[^;•]{{0,80}}?\bby {_NUM}\s*(basis points|bps)"
-    rf"(?:[^;•]{{0,60}}?\bto {_NUM}\s*(per cent|%))?",
+_VERB = (
+    r"(?P<verb>reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|moderat\w*|declin\w*|rose|fell|eased|grew|"
+    r"decelerat\w*|accelerat\w*)"
+)
+# "reduce ... by 25 basis points from 6.5 per cent to 6.25 per cent",
+# "moderated by 1.3 percentage points to 5.4 per cent"
+MOVED_RE = re.compile(
+    rf"\b{_VERB}\b[^;•]{{0,80}}?\bby (?P<by>\d+(?:\.\d+)?)\s*(?P<unit>basis points|bps|percentage points?)"
+    rf"(?:[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%))?",
     re.I,
 )
-HIKE_RE = re.compile(
-    rf"\b(?:increas\w*|rais\w*|hik\w*)\b[^;•]{{0,80}}?(?:\bby {_NUM}\s*(basis points|bps)[^;•]{{0,60}}?)?"
-    rf"\bto {_NUM}\s*(per cent|%)",
-    re.I,
-)
+# "Increase the policy repo rate ... to 5.40 per cent" (no size of the move given)
+MOVED_TO_RE = re.compile(rf"\b{_VERB}\b[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%)", re.I)
+_CUT = ("reduc", "cut", "lower")
+_RAISE = ("increas", "rais", "hik")
 
 
 def _doc_name(passage: dict[str, Any]) -> str:
     return str(passage.get("document_title") or passage["citation"].rsplit(", p.", 1)[0])
 
 
+def _verb(word: str) -> str:
+    word = word.lower()
+    return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
+
+
 def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, Any]) -> str | None:
-    """ "…the policy repo rate was cut by 25 basis points to 6.25 per cent." from one sentence."""
+    """ "…the policy repo rate was cut by 25 basis points to 6.25 per cent." from one sentence: the
+    verb, the size of the move and the new level all parsed from it."""
     s, p = cand.sentence, cand.passage
-    name = f"In {_doc_name(p)}, the {metric.label} was"
-    if (m := CUT_RE.search(s)) or (m := HIKE_RE.search(s)):
-        cut = m.re is CUT_RE
-        by, to = m.group(1), m.group(3)  # both patterns: (by N) (unit) (to X) (unit)
-        level = c.quote_claim(p, to, "per cent", metric.label, **memo) if to else ""
-        move = c.quote_claim(p, by, "basis points", f"change in {metric.label}") if by else ""
-        verb = "cut" if cut else "raised"
-        parts = [f"{verb} by {move}" if move else verb, f"to {level}" if level else ""]
-        return f"{name} {' '.join(x for x in parts if x)}."
+    m = MOVED_RE.search(s) or MOVED_TO_RE.search(s)
+    if m is not None:
+        groups = m.groupdict()
+        level = c.quote_claim(p, groups["to"], "per cent", metric.label, **memo) if groups.get("to") else ""
+        move = c.quote_claim(p, groups["by"], groups["unit"], f"change in {metric.label}") if groups.get("by") else ""
+        verb = _verb(groups["verb"])
+        action = " ".join(x for x in (verb, f"by {move}" if move else "", f"to {level}" if level else "") if x)
+        if verb in ("cut", "raised"):
+            return f"In {_doc_name(p)}, the {metric.label} was {action}."
+        return f"In {_doc_name(p)}, {metric.label} {action}."
     if m := UNCHANGED_RE.search(s):
-        return f"{name} kept unchanged at {c.quote_claim(p, m.group(1), 'per cent', metric.label, **memo)}."
+        level = c.quote_claim(p, m.group(1), "per cent", metric.label, **memo)
+        return f"In {_doc_name(p)}, the {metric.label} was kept unchanged at {level}."
     return None
 
 
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     """The figure the question asks for: the first after the target period's mention, else after
     the metric's name, else the sentence's first."""
-    figures = figures_in(sentence)
+    found = figures_in(sentence)
+    percent = not u.metrics or u.metrics[0].percent
+    levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
+    preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]
+    figures = preferred or levels or found  # a level is a per-cent figure (or an amount), not a move
     if not figures:
         return None
     anchors: list[int] = []
@@ -142,7 +159,9 @@ def _other_period_line(c: Composer, question: str, u: Understanding, passages: l
         return False
     cand = ev.chosen[0]
     other = [p for p in find_periods(cand.sentence) if p.kind == asked.kind and not mentions(cand.sentence, asked)]
-    found = other[0].label if other else "another period"
+    if not other:
+        return False  # no figure for a named other period: escalate rather than guess
+    found = other[0].label
     shifted = Understanding(metrics=u.metrics, targets=other[:1], aspects={"level"})
     figure = _anchor_figure(cand.sentence, shifted)
     what = u.metrics[0].label if u.metrics else "this figure"

@@ -21,10 +21,11 @@ from research.agent.understand import Understanding
 
 DECISION_RE = re.compile(
     r"\b(reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|keep|kept|leave|left|maintain\w*|hold|held|"
-    r"retain\w*|unchanged|remain\w*)\b",
+    r"retain\w*|unchanged|remain\w*|moderat\w*|declin\w*|rose|rise|fell|fall|eas\w*|grew|accelerat\w*|"
+    r"decelerat\w*)\b",
     re.I,
 )
-MOVE_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(basis points|bps)\b", re.I)
+MOVE_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(basis points|bps|percentage points?)\b|\bfrom [^;]{0,40}\bto\b", re.I)
 WHY_RE = re.compile(
     r"\b(because|on account of|in view of|given (?:the|that)|driven by|reflecting|owing to|due to|in order to|"
     r"so as to|to ensure|considering|against this backdrop|accordingly|in these circumstances|warrant\w*|"
@@ -32,6 +33,14 @@ WHY_RE = re.compile(
     re.I,
 )
 _NAME_RE = re.compile(rf"{HONORIFIC}\s*[A-Z]")
+# A member's own view ("I vote…", "my concern…") is not the institution's statement.
+# "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
+OTHER_MEETING = re.compile(
+    r"\b(?:in|at|during|since|from) the (?:(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|previous|last|earlier|preceding) )(?:\w+ )?(?:meeting|review|policy)\b",
+    re.I,
+)
+FIRST_PERSON = re.compile(r"(?:^|[\s(“\"])(?:I|I'm|I’m)\s|\b[Mm]y\b")
 _WORD = re.compile(r"[a-z][a-z\-]+")
 
 
@@ -64,13 +73,20 @@ class Evidence:
     target_found: bool
 
 
+def _is_level(unit: str, percent: bool) -> bool:
+    if "point" in unit or unit in ("basis points", "bps"):
+        return False
+    return unit in ("per cent", "%", "percent") if percent else True
+
+
 def _aspects_of(sentence: str, u: Understanding, metric_ok: bool) -> set[str]:
     covers: set[str] = set()
     figures = figures_in(sentence)
     if metric_ok and DECISION_RE.search(sentence) and (MOVE_RE.search(sentence) or "unchanged" in sentence.lower()):
         covers.add("change")
-    # A level is a per-cent figure or an amount, not a move ("by 25 basis points").
-    if metric_ok and any(unit not in ("basis points", "bps") and "point" not in unit for _, _, unit in figures):
+    # A level is a per-cent figure (an amount for amount metrics), not a move ("by 25 basis points").
+    percent = not u.metrics or u.metrics[0].percent
+    if metric_ok and any(_is_level(unit, percent) for _, _, unit in figures):
         covers.add("level")
     if len(_NAME_RE.findall(sentence)) >= 1 and re.search(r"\bvot(ed|e)\b", sentence, re.I):
         covers.add("who")
@@ -112,8 +128,13 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
                 + (0.6 if metric_ok and u.metrics else 0.0)
                 + (0.5 if target_ok and u.targets else 0.0)
                 + 0.35 * len(covers & u.aspects)
-                - 0.04 * rank
+                - 0.01 * rank
                 - 0.0015 * max(0, len(sentence) - 220)
+                # Documents state their conclusions first (a resolution, an overview): earlier pages
+                # win a tie; a member's first-person view ranks below the institution's statement.
+                - 0.02 * min(int(passage.get("page_number") or 0), 15)
+                - (0.4 if FIRST_PERSON.search(sentence) else 0.0)
+                - (0.3 if OTHER_MEETING.search(sentence) else 0.0)
             )
             found.append(Candidate(passage, sentence, rank, covers, metric_ok, target_ok, score))
     return found

@@ -94,8 +94,10 @@ ASPECTS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "level": re.compile(
-        r"\b(level|at what|what (?:was|is|were|are) the|new rate|stand|stood|rate|projection|projected|"
-        r"forecast|estimate\w*|how much (?:was|is|were)|decid\w*|decision)\b",
+        r"\b(level|at what|to what|new rate|stand|stood|projection|projected|project|forecast|estimate\w*|"
+        r"how much (?:was|is|were|are)|decid\w*|decision|average\w*|pegged|reach\w*|set at)\b"
+        r"|\bwhat\b[^?]*\b(rate|rates|level|growth|inflation|ratio|size|borrowings?|reserves?|surplus|deficit|"
+        r"figure|return|price)\b",
         re.I,
     ),
     "who": re.compile(r"\b(who|whom|which members?|names?|dissent\w*|voted? (?:for|against)|members? voted)\b", re.I),
@@ -110,7 +112,7 @@ def metrics_asked(question: str) -> list[Metric]:
     found: list[Metric] = []
     for metric in METRICS:
         phrases = metric.asked or metric.terms
-        if any(re.search(rf"\b{re.escape(p)}", q) for p in phrases):
+        if any(re.search(rf"\b{re.escape(p)}(?:s|es)?\b", q) for p in phrases):
             if any(m.key != metric.key and _shadows(m, metric, q) for m in found):
                 continue
             found.append(metric)
@@ -127,6 +129,8 @@ def aspects_asked(question: str) -> set[str]:
     found = {name for name, rx in ASPECTS.items() if rx.search(question)}
     if "count" in found and re.search(r"\bvot", question, re.I) and not re.search(r"how many", question, re.I):
         found.add("who")  # "how did the members vote" wants the names and the split
+    if found & {"who", "count"} and not re.search(r"\b(decid\w*|decision|level|at what)\b", question, re.I):
+        found -= {"level", "change"}  # a vote question: "the repo rate hike" names the resolution, not a figure
     return found or {"level"}
 
 

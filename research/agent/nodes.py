@@ -20,11 +20,11 @@ from research.agent import memory as memory_rules
 from research.agent import series
 from research.agent.answer import answer_update, compose
 from research.agent.guardrails import guardrail_route
-from research.agent.planner import Plan, plan_from_tool_calls, plan_rules
+from research.agent.planner import Plan, plan_from_tool_calls, plan_rules, saved_portfolio_rule
 from research.agent.prompts import PLANNER_SYSTEM, RESOLVER_SYSTEM, planner_request, resolver_request, tool_specs
 from research.agent.rewrite import Rewritten, check_answer, rewrite_answer
 from research.agent.state import ChatState, llm_usage
-from research.agent.understand import as_filters, matching_documents, understand
+from research.agent.understand import as_filters, matching_documents, search_query, understand
 from research.agent.verify import render_text
 
 
@@ -133,7 +133,9 @@ def planner(state: ChatState) -> dict[str, Any]:
     results = state.get("results", [])
     question = state.get("resolved") or state["question"]
     scope = state.get("scope") or {}
-    planned = _plan_next(question, results, state.get("plan_path", "")) if results else _plan_first(question, scope)
+    planned = (
+        _plan_next(question, results, state.get("plan_path", "")) if results else _plan_first(state, question, scope)
+    )
     planned.plan = _enrich(state, planned.plan, question, scope)
     store.record_step(
         state,
@@ -147,12 +149,21 @@ def planner(state: ChatState) -> dict[str, Any]:
     return {"plan": planned.plan, "plan_path": planned.path, **planned.update}
 
 
-def _plan_first(question: str, scope: dict[str, Any]) -> _Planned:
+def _saved_portfolio(state: ChatState, question: str) -> tuple[str, Plan] | None:
+    """The saved-portfolio rule, reading the user's portfolios only when the question names one."""
+    if "portfolio" not in question.lower():
+        return None
+    from research.agent import store
+
+    return saved_portfolio_rule(question, store.portfolios(state))
+
+
+def _plan_first(state: ChatState, question: str, scope: dict[str, Any]) -> _Planned:
     """A fast-path rule if one matches; else the model; offline, a search of the documents. A
     calculation on earlier figures that did not establish them is refused (an empty plan)."""
     if scope.get("refuse"):
         return _Planned({}, "refused", f"calculation refused: {scope['refuse']}")
-    ruled = plan_rules(question)
+    ruled = _saved_portfolio(state, question) or plan_rules(question)
     if ruled is not None:
         path, plan = ruled
         if "financial_calculator" in plan and scope.get("operands"):
@@ -189,6 +200,8 @@ def _enrich(state: ChatState, plan: Plan, question: str, scope: dict[str, Any]) 
         if docs == []:
             args["no_document"] = series.no_document_info(u, library)
         filters.update(as_filters(u, docs))
+    if filters.get("document_ids"):
+        args["query"] = search_query(str(args.get("query") or question), u, library)
     args["filters"] = filters
     return {**plan, "rag_search": args}
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from django.conf import settings
 
+from research.agent.horizons import horizon_asked
 from research.agent.periods import MONTH_YEAR_RE
 
 Plan = dict[str, dict[str, Any]]
@@ -89,6 +90,7 @@ FUNDAMENTALS_RE = re.compile(
     r"\b(p/?e|pe ratio|market cap|fundamentals?|dividend|eps|earnings per share|book value|valuation|sector)\b", re.I
 )
 NEWS_RE = re.compile(r"\b(news|headlines?|today'?s|this week|latest developments?|web|internet)\b", re.I)
+HOW_DID_RE = re.compile(r"\b(how (?:did|has|have|is|does)|do(?:ne)?|better|worse|gain\w*|lost|fared)\b", re.I)
 SMALLTALK_RE = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|help|what can you do)\b[\s!.?]*$", re.I)
 
 
@@ -122,6 +124,10 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
             return "portfolio", {
                 "portfolio_analyzer": {"tickers": [t for _, t in holdings], "weights": [w / 100 for w, _ in holdings]}
             }
+    horizon = horizon_asked(q) if tickers else None
+    if horizon is not None and (COMPARE_RE.search(q) or METRICS_RE.search(q) or HOW_DID_RE.search(q)):
+        call = {"tool": "compare_returns", "tickers": tickers[:6], **horizon.as_args()}
+        return "horizon_returns", {"market_data": {"calls": [call]}}
     if COMPARE_RE.search(q) and len(tickers) >= 2:
         return "compare_tickers", {
             "market_data": {"calls": [{"tool": "compute_metrics", "ticker": t} for t in tickers[:4]]}
@@ -147,6 +153,22 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
     return None
 
 
+SAVED_PORTFOLIO_RE = re.compile(r"\b(my|our|the)\b[^?]*\bportfolio\b|\bportfolio (?:called|named)\b", re.I)
+
+
+def saved_portfolio_rule(question: str, portfolios: list[tuple[int, str]]) -> tuple[str, Plan] | None:
+    """A question about one of the user's saved portfolios ("how has my Core India portfolio done?"):
+    the one whose name it contains, else the only one the user has."""
+    if not portfolios or not SAVED_PORTFOLIO_RE.search(question) or PORTFOLIO_RE.findall(question)[1:]:
+        return None
+    lowered = question.lower()
+    named = [pid for pid, name in portfolios if name.lower() in lowered]
+    chosen = named[:1] or ([portfolios[0][0]] if len(portfolios) == 1 else [])
+    if not chosen:
+        return None
+    return "saved_portfolio", {"portfolio_analyzer": {"portfolio_id": chosen[0]}}
+
+
 def plan_rules(question: str) -> tuple[str, Plan] | None:
     """The fast-path plan for ``question`` or ``None``. A question joining two independent asks
     ("the repo rate in August 2024 and INFY's price") is planned as one parallel superstep."""
@@ -169,7 +191,7 @@ NODE_TOOLS: dict[ToolNode, tuple[str, ...]] = {
     "financial_calculator": ("calculate_financial_metric",),
     "document_comparator": ("document_comparator",),
     "web_search": ("web_search",),
-    "market_data": ("get_stock_quote", "compute_metrics", "get_fundamentals", "get_price_history"),
+    "market_data": ("get_stock_quote", "compute_metrics", "get_fundamentals", "get_price_history", "compare_returns"),
     "portfolio_analyzer": ("analyze_portfolio",),
 }
 TOOL_NODES = tuple(NODE_TOOLS)

@@ -62,12 +62,32 @@ def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]
         outputs={r["key"]: r.get("output") for r in state.get("results", [])},
         chunk_texts=store.chunk_texts(ids),
         citations=c.citations,
+        names=_names(state),
     )
     understood, passages = _understood(state)
     answers = assess(understood, c, passages)
     traced = figures["status"] == "verified"
     status = "failed" if not traced else "unanswered" if answers["ok"] is False else "verified"
     return {**figures, "status": status, "figures_traced": traced, "answers": answers}
+
+
+def _names(state: ChatState) -> list[str]:
+    """Names in the tool outputs (instruments, documents): text an answer may repeat with digits."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in ("name", "document_title", "title") and isinstance(item, str):
+                    found.append(item)
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk([r.get("output") for r in state.get("results", [])])
+    return found
 
 
 def _understood(state: ChatState) -> tuple[Understanding | None, dict[int, dict[str, Any]]]:

@@ -102,6 +102,29 @@ def library(state: ChatState) -> list[LibDoc]:
     return docs
 
 
+def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
+    """The first passage of a document that holds a member/vote table, as the search tool returns
+    passages ([] when it has none): search ranks such a run of names poorly, so it is looked up."""
+    from research.agent.tables import vote_tables
+    from research.selectors import document_passages
+    from research.tools import passage_out
+
+    user = get_user_model().objects.get(pk=state["user_id"])
+    for passage in document_passages(user=user, document_id=document_id, containing="vote"):
+        if vote_tables(passage.chunk.text):
+            return [passage_out(passage, user).model_dump(mode="json")]
+    return []
+
+
+def portfolios(state: ChatState) -> list[tuple[int, str]]:
+    """The saved portfolios the turn's user may see: (id, name), their own first."""
+    from portfolios.selectors import portfolio_list
+
+    user = get_user_model().objects.get(pk=state["user_id"])
+    rows = portfolio_list(user=user).values_list("id", "name", "owner_id")
+    return [(pid, name) for pid, name, owner in sorted(rows, key=lambda r: (r[2] != user.pk, r[0]))]
+
+
 def chunk_texts(ids: set[int]) -> dict[int, str]:
     """The text of each cited chunk, by id (what quote claims are checked against)."""
     return dict(Chunk.objects.filter(pk__in=ids).values_list("pk", "text"))

@@ -52,7 +52,12 @@ class VoteTable:
 
 
 def _normal(text: str) -> str:
-    return " ".join(text.replace("Dr.", "Dr. ").replace("Prof.", "Prof. ").split())
+    return " ".join(text.split())
+
+
+def _name(raw: str) -> str:
+    """ "Dr.Pami Dua" → "Dr. Pami Dua" (the extraction sometimes drops the space)."""
+    return " ".join(re.sub(rf"^({HONORIFIC})(?=[A-Z])", r"\1 ", raw.strip()).split())
 
 
 def vote_tables(text: str) -> list[VoteTable]:
@@ -62,7 +67,7 @@ def vote_tables(text: str) -> list[VoteTable]:
     for match in _TABLE.finditer(flat):
         rows = tuple(
             VoteRow(
-                name=" ".join(m.group(1).split()),
+                name=_name(m.group(1)),
                 vote=m.group(2).capitalize().replace("Abstained", "Abstain"),
                 extra=m.group(3) or "",
             )

@@ -67,7 +67,12 @@ def rag_search(state: ChatState) -> dict[str, Any]:
     if args.get("no_document"):
         result = _no_document_result(query, args, understood)
         return _tool_update(state, "rag_search", result, started)
-    call_args = {"query": query, "top_k": settings.AGENT_RAG_TOP_K, "filters": args.get("filters") or {}}
+    filters = args.get("filters") or {}
+    # Within the few documents a question names, read more of them: the evidence chooser, not the
+    # ranking, decides which sentence answers (a mixed-topic chunk can rank low yet hold it).
+    narrow = 0 < len(filters.get("document_ids") or []) <= 3
+    top_k = max(settings.AGENT_RAG_TOP_K, settings.AGENT_RAG_NARROW_TOP_K if narrow else 0)
+    call_args = {"query": query, "top_k": top_k, "filters": filters}
     result = store.run_tool(state, "search_financial_documents", call_args)
     if result["ok"]:
         u = understanding_from_dict(understood)
@@ -92,7 +97,13 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
     if ev is None or not ev.uncovered:
         return passages
     seen = {p["chunk_id"] for p in passages}
-    for query_text in dict.fromkeys(aspect_query(a, u, query) for a in sorted(ev.uncovered)):
+    wanted = set(ev.uncovered)
+    if wanted & {"who", "count"}:
+        tables = [p for p in store.table_passages(state, ev.document_id) if p["chunk_id"] not in seen]
+        passages = passages + tables
+        seen |= {p["chunk_id"] for p in tables}
+        wanted -= {"who", "count"} if tables else set()
+    for query_text in dict.fromkeys(aspect_query(a, u, query) for a in sorted(wanted)):
         extra = store.run_tool(
             state,
             "search_financial_documents",
@@ -113,7 +124,7 @@ def _confidence(query: str, u: Understanding, passages: list[dict[str, Any]]) ->
     ev = choose(query, u, passages)
     if ev is None:
         return 0.0
-    if u.metrics or u.targets:
+    if u.metrics or u.targets or u.aspects & {"who", "count", "change"}:
         if not ev.metric_found:
             return 0.2
         return 0.9 if ev.target_found and not ev.uncovered else 0.6

@@ -158,11 +158,23 @@ def _split_periods(question: str, families: list[str], library: list[LibDoc]) ->
         elif p.kind == "fy":
             named = families and _near_family(question, p, words) and _has_fy_docs(families, library)
             (doc if named else target).append(p)
-        elif _near_family(question, p, words) or (len(months) == 1 and (families or MEETING_RE.search(question))):
+        elif _near_family(question, p, words) or (
+            len(months) == 1 and (families or MEETING_RE.search(question) or _dated_in(p, library))
+        ):
             doc.append(p)
         else:
             target.append(p)
     return doc, target
+
+
+def _dated_in(period: Period, library: list[LibDoc]) -> bool:
+    """Whether some short-period document (a meeting, a monthly note) is dated in ``period``: then
+    a lone month in a question most likely names that document, not a figure's month."""
+    for d in library:
+        short = d.start and d.end and (d.end - d.start).days <= 45
+        if (short and period.overlaps(d.start, d.end)) or period.contains(d.doc_date):
+            return True
+    return False
 
 
 def _has_fy_docs(families: list[str], library: list[LibDoc]) -> bool:
@@ -185,6 +197,30 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
         metrics=metrics_asked(question),
         aspects=aspects_asked(question),
     )
+
+
+_FILLER = re.compile(
+    r"\b(according to|as per|in (?:the|its)|at (?:the|its)|per the|what|which|did|does|do|is|was|were|are|the|its|"
+    r"our|my|we|say|said|state[sd]?|tell me|about|meeting|meetings|minutes)\b",
+    re.I,
+)
+
+
+def search_query(question: str, u: Understanding, library: list[LibDoc]) -> str:
+    """What to search for once the filters name the documents: the question without the words the
+    filters already stand for (the document period, the family's words, "according to"), with the
+    metric's own name added — so BM25 and the embedding weigh the content asked for."""
+    text = question
+    # A meeting's month is not in its text; a report's fiscal year is, so it stays in the query.
+    for period in sorted((p for p in u.doc_periods if p.kind != "fy"), key=lambda p: -p.at):
+        text = text[: period.at] + " " + text[period.at + period.length :]
+    words = set().union(*(family_words(library).get(f, set()) for f in u.doc_types)) if u.doc_types else set()
+    kept = [w for w in re.split(r"\s+", _FILLER.sub(" ", text)) if w and w.lower().strip("?,.'’s") not in words]
+    focused = " ".join(kept).strip(" ?,.")
+    for metric in u.metrics:
+        if metric.label.lower() not in focused.lower():
+            focused = f"{focused} {metric.label}"
+    return focused if len(focused.split()) >= 2 else question
 
 
 def doc_matches(doc: LibDoc, u: Understanding) -> bool:

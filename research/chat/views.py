@@ -23,6 +23,19 @@ from research.chat.services import chat_message_post, chat_turn_cancel
 _SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
 _CALC = re.compile(r"\[Calculated: ([^\]]+)\]")
 _NOTE = re.compile(r"\[Note: ([^\]]+)\]")
+_LINK = re.compile(r"\[Link: ([^\]|]+) \| (/[^\]\s]*)\]")  # only links into this site
+
+
+def _paragraph(text: str) -> str:
+    """One paragraph of the (already escaped) answer: a table when every line is a "| … |" row
+    (the "|---|" rule line is dropped), else a paragraph."""
+    lines = [line.strip() for line in text.strip().split("\n")]
+    if len(lines) >= 2 and all(line.startswith("|") and line.endswith("|") for line in lines):
+        rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines if not set(line) <= set("|-: ")]
+        head = "".join(f"<th>{cell}</th>" for cell in rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows[1:])
+        return f'<table class="table answer-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f"<p>{text}</p>"
 
 
 def answer_html(turn: Turn) -> SafeString:
@@ -70,7 +83,8 @@ def answer_html(turn: Turn) -> SafeString:
     )
     html = _CALC.sub(lambda m: f'<span class="calc">[Calculated: <code>{m.group(1)}</code>]</span>', html)
     html = _NOTE.sub(lambda m: f'<span class="note muted">{m.group(1)}</span>', html)
-    paragraphs = "".join(f"<p>{p}</p>" for p in html.split("\n\n") if p.strip())
+    html = _LINK.sub(lambda m: f'<a class="answer-link" href="{m.group(2)}">{m.group(1)}</a>', html)
+    paragraphs = "".join(_paragraph(p) for p in html.split("\n\n") if p.strip())
     return mark_safe(paragraphs)  # noqa: S308 — built from escaped text and format_html fragments
 
 
