@@ -424,4 +424,10 @@ AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
 AGENT_RAG_NARROW_TOP_K = env.int("AGENT_RAG_NARROW_TOP_K", default=12)
 # Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
 WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
+# The ddgs provider (research.agent.web_ddgs.search): engine, region, timeout, and its network edge.
+WEB_SEARCH_BACKEND = env.str("WEB_SEARCH_BACKEND", default="duckduckgo")
+WEB_SEARCH_REGION = env.str("WEB_SEARCH_REGION", default="in-en")
+WEB_SEARCH_TIMEOUT_SECONDS = env.int("WEB_SEARCH_TIMEOUT_SECONDS", default=5)
+WEB_SEARCH_PROXY = env.str("WEB_SEARCH_PROXY", default="")  # e.g. http://proxy:3128
+WEB_SEARCH_CA_BUNDLE = env.str("WEB_SEARCH_CA_BUNDLE", default="")  # PEM of a CA to trust (a TLS proxy's)
 DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]

@@ -90,8 +90,19 @@ def _compose_comparator(c: Composer, key: str, out: dict[str, Any]) -> None:
 
 
 def _compose_web(c: Composer, key: str, out: dict[str, Any]) -> None:
-    for hit in out.get("results", [])[:3]:
-        c.parts.append(f"{hit['title']} ({hit['url']})")
+    """Web results are strangers' pages: labelled untrusted, quoted as found (a figure in them is
+    shown only inside its quote, next to the page's address), never turned into claims."""
+    hits = out.get("results", [])[:3]
+    if not hits:
+        c.parts.append("[Note: the web search found no pages for this.]")
+        return
+    c.parts.append("From the web — untrusted pages, not the team's library; quoted as found:")
+    for hit in hits:
+        title = bracket_safe(f"{hit['title']} — {hit['url']}")
+        c.parts.append(f"“{hit['snippet']}” [Source: {title}]")
+        entry = {"citation": title, "url": hit["url"], "chunk_id": 0, "quote": hit["snippet"], "web": True}
+        if entry not in c.citations:
+            c.citations.append(entry)
 
 
 ToolComposer = Callable[[Composer, str, dict[str, Any]], None]

@@ -132,21 +132,6 @@ def compose_portfolio(c: Composer, key: str, out: dict[str, Any]) -> None:
         f"{pfig('max_drawdown', 'max drawdown', **pct)} (source: {out.get('source')}, as of {out.get('as_of')})."
     )
     c.parts.append("\n".join(_holdings_table(c, key, out)))
-    bench = out.get("benchmark")
-    if bench:
-        ref = c.tool_claim(
-            key, ["benchmark", "total_return"], bench.get("total_return"), label="benchmark total return", **pct
-        )
-        same = c.tool_claim(
-            key,
-            ["benchmark", "portfolio_total_return_same_dates"],
-            bench.get("portfolio_total_return_same_dates"),
-            label="portfolio total return on the benchmark's dates",
-            **pct,
-        )
-        c.parts.append(
-            f"Benchmark {bench['symbol']}: total return {ref}; the portfolio returned {same} on the same dates."
-        )
     if out.get("portfolio_id"):
         from django.urls import reverse
 
@@ -159,21 +144,16 @@ def compose_portfolio(c: Composer, key: str, out: dict[str, Any]) -> None:
 
 
 def _holdings_table(c: Composer, key: str, out: dict[str, Any]) -> list[str]:
-    lines = [
-        "| Holding | Weight | Total return | Annualised return | Contribution to return |",
-        "|---|---|---|---|---|",
-    ]
+    """Each holding's weight (the portfolio's own definition) and total return over the window
+    (recomputed from its closes by the verifier)."""
+    lines = ["| Holding | Weight | Total return |", "|---|---|---|"]
     pct: dict[str, Any] = {"suffix": " %", "scale": 100}
     for i, a in enumerate(out.get("assets", [])):
-
-        def afig(field: str, label: str, i: int = i, a: dict[str, Any] = a) -> str:
-            return c.tool_claim(key, ["assets", i, field], a.get(field), label=f"{a['symbol']} {label}", **pct)
-
-        lines.append(
-            f"| {a['symbol']} ({a.get('name') or a['symbol']}) | {afig('weight', 'weight')} | "
-            f"{afig('total_return', 'total return')} | {afig('annualised_return', 'annualised return')} | "
-            f"{afig('contribution_to_return', 'contribution to return')} |"
+        weight = c.tool_claim(key, ["assets", i, "weight"], a.get("weight"), label=f"{a['symbol']} weight", **pct)
+        total = c.tool_claim(
+            key, ["assets", i, "total_return"], a.get("total_return"), label=f"{a['symbol']} total return", **pct
         )
+        lines.append(f"| {a['symbol']} ({a.get('name') or a['symbol']}) | {weight} | {total} |")
     return lines
 
 

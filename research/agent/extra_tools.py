@@ -167,7 +167,11 @@ def web_search(params: WebSearchIn, *, user: Any) -> WebSearchOut:
     from django.utils.module_loading import import_string
 
     search = import_string(provider)
-    results = [WebResult(**r) for r in search(params.query, params.max_results)]
+    try:
+        found = search(params.query, params.max_results)
+    except Exception as exc:  # any provider failure is the analyst's "web search unavailable", not a crash
+        raise ToolFailure("provider_unavailable", f"Web search failed: {exc}"[:300]) from exc
+    results = [WebResult(**r) for r in found]
     return WebSearchOut(provider=provider.rsplit(".", 1)[-1], results=results)
 
 

@@ -63,6 +63,12 @@ def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]
         chunk_texts=store.chunk_texts(ids),
         citations=c.citations,
         names=_names(state),
+        web_texts=[
+            h["snippet"]
+            for r in state.get("results", [])
+            if r["node"] == "web_search" and r.get("ok")
+            for h in (r.get("output") or {}).get("results", [])
+        ],
     )
     understood, passages = _understood(state)
     answers = assess(understood, c, passages)

@@ -311,6 +311,7 @@ def verify_answer(
     citations: list[dict[str, Any]],
     bars: BarsFetcher = cached_bars,
     names: Sequence[str] = (),
+    web_texts: Sequence[str] = (),
 ) -> dict[str, Any]:
     """``{"status": "verified"|"failed", "checked": n, "problems": [...], "claims": [...]}`` where
     ``claims`` says how each tool claim was checked (recomputed from bars, or output only).
@@ -334,6 +335,8 @@ def verify_answer(
         if problem:
             problems.append(problem)
     cited = [" ".join(chunk_texts.get(int(c.get("chunk_id") or 0), "").split()) for c in citations]
+    # A quoted web result must be verbatim in the result the search tool returned (its snippet).
+    cited += [" ".join(text.split()) for text in web_texts]
     text = CLAIM_REF.sub(" ", template)
     for quote in QUOTE.findall(text):
         plain = " ".join(quote.split()).strip(" .…")
