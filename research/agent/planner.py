@@ -146,10 +146,10 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
         }
     if tickers and (PRICE_RE.search(q) or len(q.split()) <= 4):
         return "quote", {"market_data": {"calls": [{"tool": "get_stock_quote", "ticker": t} for t in tickers[:4]]}}
+    if NEWS_RE.search(q):  # "today's headlines about the RBI" asks the web, not the library
+        return "web", {"web_search": {"query": q}}
     if DOC_RE.search(q):
         return "documents", {"rag_search": {"query": q, "filters": {}}}
-    if NEWS_RE.search(q):
-        return "web", {"web_search": {"query": q}}
     return None
 
 
