@@ -355,9 +355,9 @@ RESEARCH_BM25_EPSILON = env.float("RESEARCH_BM25_EPSILON", default=0.25)
 # Candidates per retriever before fusion, and the RRF constant and weights. Chosen on two sets
 # (make bench → research_indomain; README "Retrieval quality"): FiQA-2018 and 65 RBI questions
 # written from the shipped documents. The old FiQA-only choice (k 5, BM25 weight 0.2 over its top
-# 10) scored RBI nDCG@10 0.59 through the agent and put 7 of 11 exact phrases in the top 3; BM25 at
-# weight 1.0 over its top 50 plus the exact-evidence list scores 0.71 and 11 of 11, for FiQA
-# nDCG@10 0.696 instead of 0.746 (FiQA's paraphrased questions favour the embedding alone).
+# 10) scored RBI nDCG@10 0.58 through the agent and put 7 of 11 exact phrases in the top 3; BM25 at
+# weight 1.0 over its top 50 plus the exact-evidence list scores 0.72 and 11 of 11, for FiQA
+# nDCG@10 0.706 instead of 0.750 (FiQA's paraphrased questions favour the embedding alone).
 RESEARCH_BM25_CANDIDATES = env.int("RESEARCH_BM25_CANDIDATES", default=50)
 RESEARCH_VECTOR_CANDIDATES = env.int("RESEARCH_VECTOR_CANDIDATES", default=50)
 RESEARCH_RRF_K = env.int("RESEARCH_RRF_K", default=5)

@@ -115,6 +115,23 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
     }
 
 
+def assess_market(question: str, c: Composer) -> dict[str, Any]:
+    """A market or portfolio answer answers the question when every ticker it names has figures."""
+    from research.agent.planner import find_tickers
+
+    named = [t.split(".")[0].lstrip("^") for t in find_tickers(question)]
+    shown = {s.lstrip("^") for s in c.subjects}
+    if not named or not shown:
+        return {"ok": None, "checks": [], "outcome": c.outcome}
+    missing = [t for t in named if t not in shown]
+    detail = f"no figures for {', '.join(missing)}" if missing else f"figures for {', '.join(named)}"
+    return {
+        "ok": not missing,
+        "checks": [{"check": "entity", "ok": not missing, "detail": detail}],
+        "outcome": c.outcome,
+    }
+
+
 def assess(u: Understanding | None, c: Composer, passages: dict[int, dict[str, Any]]) -> dict[str, Any]:
     """``{"ok": bool | None, "checks": [...]}`` — ``None`` when the answer cites no document (a
     market or calculator answer is judged by its tool outputs) or said the library has none."""

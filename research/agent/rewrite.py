@@ -15,7 +15,7 @@ from typing import Any
 from core.llm import LLMError, LLMProvider, LLMResponse
 from research.agent.answer import Composer
 from research.agent.prompts import WRITER_SYSTEM, writer_request
-from research.agent.relevance import assess
+from research.agent.relevance import assess, assess_market
 from research.agent.state import ChatState, llm_usage
 from research.agent.understand import Understanding, understanding_from_dict
 from research.agent.verify import verify_answer
@@ -71,7 +71,7 @@ def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]
         ],
     )
     understood, passages = _understood(state)
-    answers = assess(understood, c, passages)
+    answers = assess(understood, c, passages) if understood is not None else assess_market(c.question, c)
     traced = figures["status"] == "verified"
     status = "failed" if not traced else "unanswered" if answers["ok"] is False else "verified"
     return {**figures, "status": status, "figures_traced": traced, "answers": answers}

@@ -34,7 +34,8 @@ def _paragraph(text: str) -> str:
         rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines if not set(line) <= set("|-: ")]
         head = "".join(f"<th>{cell}</th>" for cell in rows[0])
         body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows[1:])
-        return f'<table class="table answer-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        table = f'<table class="table answer-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        return f'<div class="table-wrap">{table}</div>'
     return f"<p>{text}</p>"
 
 
