@@ -333,6 +333,7 @@ def document_ingest(*, document_id: int) -> Document:
             ],
             batch_size=1000,
         )
+        _fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE
         locked.progress = 100
         locked.status_message = f"{len(drafts)} passages from {len(pages)} pages"
@@ -342,6 +343,18 @@ def document_ingest(*, document_id: int) -> Document:
         locked.save()
         corpus_version_bump()
     return locked
+
+
+def _fill_missing_metadata(document: Document, pages: list[Any]) -> None:
+    """What the uploader did not say, read from the document itself (research/ingest/metadata.py):
+    its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
+    from research.ingest.metadata import infer
+
+    found = infer(pages, document.filename, document.title)
+    document.doc_date = document.doc_date or found.doc_date
+    if document.period_start is None and found.period_start is not None:
+        document.period_start, document.period_end = found.period_start, found.period_end
+    document.doc_type = document.doc_type or found.doc_type
 
 
 def document_mark_failed(*, document_id: int, reason: str) -> None:

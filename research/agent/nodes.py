@@ -209,6 +209,11 @@ def _enrich(state: ChatState, plan: Plan, question: str, scope: dict[str, Any]) 
 def _plan_next(question: str, results: list[dict[str, Any]], path: str) -> _Planned:
     """After a superstep: web search when retrieval was weak (once); the model, if it planned the
     turn, decides what else to run; a fast-path plan is complete (empty plan)."""
+    if not any(r["ok"] for r in results) and "rag_search" not in {r["node"] for r in results}:
+        # The web (or a market tool) could not answer: the team's library may still.
+        return _Planned(
+            {"rag_search": {"query": question, "filters": {}}}, path, "no tool answered: searching the documents"
+        )
     low = [r for r in results if r["node"] == "rag_search" and r.get("confidence", 1.0) < settings.AGENT_MIN_CONFIDENCE]
     if low and "web_search" not in {r["node"] for r in results}:
         return _Planned(

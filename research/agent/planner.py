@@ -89,7 +89,11 @@ METRICS_RE = re.compile(
 FUNDAMENTALS_RE = re.compile(
     r"\b(p/?e|pe ratio|market cap|fundamentals?|dividend|eps|earnings per share|book value|valuation|sector)\b", re.I
 )
-NEWS_RE = re.compile(r"\b(news|headlines?|today'?s|this week|latest developments?|web|internet)\b", re.I)
+NEWS_RE = re.compile(
+    r"\b(news|headlines?(?!\s+(?:inflation|cpi|consumer|figure|rate|number))|today'?s|this week|"
+    r"latest developments?|web|internet)\b",
+    re.I,
+)
 HOW_DID_RE = re.compile(r"\b(how (?:did|has|have|is|does)|do(?:ne)?|better|worse|gain\w*|lost|fared)\b", re.I)
 SMALLTALK_RE = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|help|what can you do)\b[\s!.?]*$", re.I)
 

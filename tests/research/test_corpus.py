@@ -81,3 +81,33 @@ def test_the_loader_adds_documents_with_the_originals_hash_and_a_reupload_links_
         upload = document_upload(user=analyst, files=[UploadFile(name="minutes.pdf", data=MPC_AUG_2024.read_bytes())])
     assert (again, created_again) == (document, False)
     assert upload.created == [] and upload.duplicates == [document]  # the team's copy, not a second one
+
+
+@pytest.mark.django_db
+def test_an_upload_without_metadata_states_its_own_date_period_and_series(
+    analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The issue's scenario: minutes uploaded through the API with no metadata at all. Page 1 of the
+    Aug 2024 minutes reads "August 22, 2024 / Minutes of the Monetary Policy Committee Meeting,
+    August 6 to 8, 2024"."""
+    import datetime as dt
+
+    from research.chat.services import chat_message_post, chat_turn_run
+    from research.services import UploadFile, document_ingest, document_upload
+
+    with django_capture_on_commit_callbacks(execute=False):
+        result = document_upload(
+            user=analyst, files=[UploadFile(name=MPC_AUG_2024.name, data=MPC_AUG_2024.read_bytes())]
+        )
+    document = document_ingest(document_id=result.created[0].pk)
+    assert document.doc_date == dt.date(2024, 8, 22)
+    assert (document.period_start, document.period_end) == (dt.date(2024, 8, 6), dt.date(2024, 8, 8))
+    assert document.doc_type == "reserve_bank_of_india"
+    with django_capture_on_commit_callbacks(execute=False):
+        turn = chat_message_post(
+            user=analyst, question="What policy repo rate did the MPC decide at its August 2024 meeting?"
+        )
+    chat_turn_run(turn_id=turn.pk)
+    turn.refresh_from_db()
+    assert turn.status == "done" and turn.citations[0]["document_id"] == document.pk
+    assert turn.verification["status"] == "verified"
