@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from research.agent.verify import render_text
-from tests.research.corpus import load_demo_corpus, remove_documents
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_library")]
 ROOT = Path(__file__).resolve().parents[3]
 NOTE = (
     "# Macro desk note: CPI outlook, September 2024\n\n"
@@ -29,35 +27,9 @@ NOTE = (
 )
 
 
-@pytest.fixture(scope="module")
-def library(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
-    from django.db import connection
-
-    from core.services import user_ensure
-
-    with django_db_blocker.unblock():
-        owner, _ = user_ensure(email="classes-library@example.test", roles=["analyst"], password=None)
-        yield load_demo_corpus(owner)
-        remove_documents(owner)
-        owner.delete()
-        with connection.cursor() as cursor:
-            cursor.execute("TRUNCATE reviews_auditevent")
-
-
 @pytest.fixture
-def ask(library: dict[str, Any], analyst: Any, django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
-    from research.chat.services import chat_message_post, chat_turn_run
-
-    def run(question: str, after: Any = None, user: Any = None) -> Any:
-        with django_capture_on_commit_callbacks(execute=False):
-            turn = chat_message_post(
-                user=user or analyst, question=question, conversation_id=after.conversation_id if after else None
-            )
-        chat_turn_run(turn_id=turn.pk)
-        turn.refresh_from_db()
-        return turn
-
-    return run
+def library(demo_library: dict[str, Any]) -> dict[str, Any]:
+    return demo_library
 
 
 def text(turn: Any) -> str:
@@ -97,22 +69,22 @@ def test_1_change_and_level_and_the_vote_with_names_come_together(ask: Any, libr
 # 2. Relative follow-ups ----------------------------------------------------------------------------
 def test_2_following_before_that_and_same_meeting_last_year(ask: Any, library: dict[str, Any]) -> None:
     first = ask("What policy repo rate did the MPC decide in October 2023?")
-    following = ask("And at the following meeting?", after=first)
+    following = ask("And at the following meeting?", conversation=first.conversation)
     assert "December 2023" in following.resolved_question
     assert cited(following, library)[0][0] == "reserve_bank_of_india_06-12-2023"
-    before = ask("And the meeting before that?", after=following)
+    before = ask("And the meeting before that?", conversation=following.conversation)
     assert cited(before, library)[0][0] == "reserve_bank_of_india_04-10-2023"
-    again = ask("And the one before that?", after=before)
+    again = ask("And the one before that?", conversation=before.conversation)
     assert cited(again, library)[0][0] == "reserve_bank_of_india_08-08-2023"
     vote = ask("How did the MPC members vote at the August 2024 meeting?")
-    last_year = ask("And at the same meeting last year?", after=vote)
+    last_year = ask("And at the same meeting last year?", conversation=vote.conversation)
     assert cited(last_year, library)[0][0] == "reserve_bank_of_india_08-08-2023"
     assert "6–0" in text(last_year)  # Aug 2023 p.4: six Yes
 
 
 def test_2_the_series_has_an_end(ask: Any, library: dict[str, Any]) -> None:
     first = ask("What policy repo rate did the MPC decide in October 2016?")  # the first meeting in the library
-    earlier = ask("And at the previous meeting?", after=first)
+    earlier = ask("And at the previous meeting?", conversation=first.conversation)
     assert earlier.status == "done" and not earlier.claims
     assert "no RBI MPC Minutes for the document before RBI MPC Minutes, October 2016" in text(earlier)
 
@@ -132,8 +104,8 @@ def test_3_annual_report_questions_are_answered_with_a_citation(ask: Any, librar
 def test_4_a_calculation_names_its_operands_and_refuses_the_wrong_rate(ask: Any) -> None:
     # Jun 2022 p.1 "to 4.90 per cent", Aug 2022 p.1 "to 5.40 per cent": (5.40 / 4.90 - 1) x 100 = 10.20
     first = ask("What did the MPC decide on the policy repo rate in June 2022?")
-    second = ask("And at the following meeting?", after=first)
-    calc = ask("What is the percentage increase between those two rates?", after=second)
+    second = ask("And at the following meeting?", conversation=first.conversation)
+    calc = ask("What is the percentage increase between those two rates?", conversation=second.conversation)
     answer = text(calc)
     assert "Result: 10.20 %" in answer
     assert "4.90 per cent (policy repo rate) [Source: RBI MPC Minutes, June 2022" in answer
@@ -141,8 +113,8 @@ def test_4_a_calculation_names_its_operands_and_refuses_the_wrong_rate(ask: Any)
     assert calc.verification["status"] == "verified"
     # The repo rate, then the reverse repo rate: two different measures, no percentage change of them.
     repo = ask("What policy repo rate did the MPC decide in December 2020?")
-    reverse = ask("What was the reverse repo rate after the December 2020 MPC meeting?", after=repo)
-    refused = ask("What is the percentage change between those two?", after=reverse)
+    reverse = ask("What was the reverse repo rate after the December 2020 MPC meeting?", conversation=repo.conversation)
+    refused = ask("What is the percentage change between those two?", conversation=reverse.conversation)
     assert refused.plan_path == "refused" and not [c for c in refused.claims if c["kind"] == "calc"]
     assert "I did not calculate this: the two figures measure different things" in text(refused)
 
@@ -153,8 +125,8 @@ def test_4_a_figure_an_earlier_turn_did_not_establish_is_not_an_operand(
     upload_note(analyst, django_capture_on_commit_callbacks)
     missing = ask("What CPI inflation does our note project for Q1 2025-26?")
     assert "not for Q1 2025-26" in text(missing)
-    found = ask("What Q3 2024-25 CPI does our note project?", after=missing)
-    refused = ask("What is the percentage change between those two?", after=found)
+    found = ask("What Q3 2024-25 CPI does our note project?", conversation=missing.conversation)
+    refused = ask("What is the percentage change between those two?", conversation=found.conversation)
     assert refused.plan_path == "refused"
     assert "did not establish the figure asked for" in text(refused)
 

@@ -8,30 +8,13 @@ with their reasons in the assertion and in ``test-artifacts/research_golden.md``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.research.agent.golden import OUTCOMES, Runner, load_suite, report
-from tests.research.corpus import load_demo_corpus, remove_documents
 
 TARGET = 0.90
-
-
-@pytest.fixture(scope="module")
-def demo_library(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
-    from django.db import connection
-
-    from core.services import user_ensure
-
-    with django_db_blocker.unblock():
-        owner, _ = user_ensure(email="golden-library@example.test", roles=["analyst"], password=None)
-        yield load_demo_corpus(owner)
-        remove_documents(owner)
-        owner.delete()
-        with connection.cursor() as cursor:
-            cursor.execute("TRUNCATE reviews_auditevent")  # audit rows refuse DELETE
 
 
 def test_the_suite_is_well_formed_and_large_enough() -> None:
