@@ -62,9 +62,12 @@ def answer_html(turn: Turn) -> SafeString:
             )
         )
 
+    referenced = set(CLAIM_REF.findall(turn.answer))
     html = CLAIM_REF.sub(figure, html)
     for claim in turn.claims:
-        if claim.get("kind") == "quote" and claim.get("verified"):
+        # A quote's figure not already written as a reference: mark it inside the quote (a referenced
+        # one is a link already, and a link inside a link breaks).
+        if claim.get("kind") == "quote" and claim.get("verified") and claim["id"] not in referenced:
             shown = str(escape(claim["display"]))
             link = format_html(
                 '<a class="fig verified" href="#claim-{}-{}" title="{}">{}</a>',
