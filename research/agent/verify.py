@@ -301,6 +301,22 @@ def check_claim(
     return f"{claim.get('id')}: unknown claim kind {kind!r}"
 
 
+def _stray_figures(text: str, question: str, names: Sequence[str]) -> list[str]:
+    """Numbers left once claims, quotes, marks, names, dates and window names are taken out: each
+    one is a figure nothing vouches for (unless the question itself wrote it)."""
+    text = SOURCE_MARK.sub(" ", QUOTE.sub(" ", text))
+    # Names are not figures: "NIFTY 50", a document titled "Desk note 7" (longest first).
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = text.replace(name, " ")
+    text = WINDOW.sub(" ", DATE.sub(" ", text))
+    allowed = set(_numbers(DATE.sub(" ", question)))
+    return [
+        f"the figure {number} is neither a tool claim nor a quoted passage"
+        for number in _numbers(text)
+        if number not in allowed
+    ]
+
+
 def verify_answer(
     template: str,
     claims: list[dict[str, Any]],
@@ -342,17 +358,7 @@ def verify_answer(
         plain = " ".join(quote.split()).strip(" .…")
         if not any(plain and plain in body for body in cited):
             problems.append(f"the quote “{quote[:60]}…” is not verbatim in a cited passage")
-    text = QUOTE.sub(" ", text)
-    text = SOURCE_MARK.sub(" ", text)
-    # Names are not figures: "NIFTY 50", a document titled "Desk note 7" (longest first).
-    for name in sorted({n for n in names if n}, key=len, reverse=True):
-        text = text.replace(name, " ")
-    text = DATE.sub(" ", text)
-    text = WINDOW.sub(" ", text)
-    allowed = set(_numbers(DATE.sub(" ", question)))
-    for number in _numbers(text):
-        if number not in allowed:
-            problems.append(f"the figure {number} is neither a tool claim nor a quoted passage")
+    problems += _stray_figures(text, question, names)
     checks = [
         {"id": c["id"], "recompute": c.get("recompute"), "recomputed": c.get("recomputed")}
         for c in claims
