@@ -12,7 +12,7 @@ from research.agent.horizons import horizon_asked
 from research.agent.lexicon import aspects_asked, metrics_asked
 from research.agent.periods import find_periods, mentions, quarter
 from research.agent.relevance import assess
-from research.agent.series import move_asked, navigate, no_document_info, rewrite_for
+from research.agent.series import Move, move_asked, navigate, no_document_info, rewrite_for
 from research.agent.tables import recount, vote_tables
 from research.agent.understand import LibDoc, matching_documents, search_query, understand
 
@@ -72,18 +72,28 @@ def test_metrics_and_aspects() -> None:
     assert "why" in aspects_asked("Why did the committee hold rates?")
 
 
+def _move(text: str) -> Move:
+    move = move_asked(text)
+    assert move is not None, text
+    return move
+
+
+def _landing(origin: LibDoc, text: str) -> int | None:
+    target = navigate(origin, _move(text), LIBRARY)
+    return None if target is None else target.id
+
+
 def test_series_moves_from_the_cited_document() -> None:
     april = LIBRARY[1]
-    assert navigate(april, move_asked("and at the following meeting?"), LIBRARY).id == 3  # May is missing
-    assert navigate(april, move_asked("the one before that?"), LIBRARY).id == 1
-    assert navigate(LIBRARY[0], move_asked("and the same meeting last year?"), LIBRARY).id == 4
-    assert navigate(LIBRARY[3], move_asked("the previous meeting"), LIBRARY) is None  # the series starts here
-    assert move_asked("two meetings ago").steps == -2
+    assert _landing(april, "and at the following meeting?") == 3  # May is missing: June follows
+    assert _landing(april, "the one before that?") == 1
+    assert _landing(LIBRARY[0], "and the same meeting last year?") == 4
+    assert _landing(LIBRARY[3], "the previous meeting") is None  # the series starts here
+    assert _move("two meetings ago").steps == -2
     assert move_asked("what is the repo rate?") is None
-    u = understand("What did the board decide at its April 2024 meeting?", LIBRARY)
-    assert rewrite_for(u_text := "What did the board decide at its April 2024 meeting?", LIBRARY[2], u.doc_periods) == (
-        u_text.replace("April 2024", "June 2024")
-    )
+    question = "What did the board decide at its April 2024 meeting?"
+    u = understand(question, LIBRARY)
+    assert rewrite_for(question, LIBRARY[2], u.doc_periods) == question.replace("April 2024", "June 2024")
 
 
 def test_vote_tables_are_rows_and_the_count_is_rechecked_another_way() -> None:
