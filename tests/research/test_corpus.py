@@ -111,3 +111,25 @@ def test_an_upload_without_metadata_states_its_own_date_period_and_series(
     turn.refresh_from_db()
     assert turn.status == "done" and turn.citations[0]["document_id"] == document.pk
     assert turn.verification["status"] == "verified"
+
+
+@pytest.mark.django_db
+def test_the_api_takes_the_period_a_document_covers_and_refuses_one_that_ends_before_it_starts(
+    client: Any, analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(analyst)
+    note = b"# Quarterly outlook\n\nOur Q3 2024-25 view on credit growth is 14 per cent.\n"
+    with django_capture_on_commit_callbacks(execute=False):
+        bad = client.post(
+            "/api/v1/research/documents",
+            {"files": [SimpleUploadedFile("q3.md", note)], "period_start": "2024-12-31", "period_end": "2024-10-01"},
+        )
+        good = client.post(
+            "/api/v1/research/documents",
+            {"files": [SimpleUploadedFile("q3.md", note)], "period_start": "2024-10-01", "period_end": "2024-12-31"},
+        )
+    assert bad.status_code == 400 and "cannot end before it starts" in bad.json()["period_end"][0]
+    created = good.json()["created"][0]
+    assert (good.status_code, created["period_start"], created["period_end"]) == (201, "2024-10-01", "2024-12-31")
