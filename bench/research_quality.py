@@ -9,13 +9,16 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-FIQA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "fiqa" / "test.jsonl"
+# The team's shared data set: ../shared/data beside the checkout, or ALPHADESK_SHARED_DATA.
+SHARED = Path(os.environ.get("ALPHADESK_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
+FIQA = SHARED / "fiqa" / "test.jsonl"
 DEPTH = 100  # candidates kept per retriever before fusion
 # (RRF k, BM25 weight, BM25 depth, vector depth); the vector weight is always 1.0.
 Fusion = tuple[int, float, int, int]

@@ -56,7 +56,8 @@ class DocumentListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         raw: Any = request.data  # a QueryDict for multipart bodies
-        fields = {key: raw.get(key) for key in ("title", "issuer", "doc_type", "doc_date", "tags", "visibility")}
+        keys = ("title", "issuer", "doc_type", "doc_date", "period_start", "period_end", "tags", "visibility")
+        fields = {key: raw.get(key) for key in keys}
         fields = {key: value for key, value in fields.items() if value is not None}
         payload = DocumentUploadSerializer(data={**fields, "files": request.FILES.getlist("files")})
         payload.is_valid(raise_exception=True)
@@ -73,6 +74,8 @@ class DocumentListCreateApi(APIView):
             issuer=data["issuer"],
             doc_type=data["doc_type"],
             doc_date=data["doc_date"],
+            period_start=data["period_start"],
+            period_end=data["period_end"],
             tags=data["tags"].split(","),
             request=request._request,
         )

@@ -32,6 +32,9 @@ class Document(models.Model):
         HTML = "html", "HTML"
         MARKDOWN = "markdown", "Markdown"
         TEXT = "text", "Plain text"
+        # Text already extracted page by page by our own parser (research/ingest/pages.py): the
+        # shipped demo corpus, so the repository carries compressed text instead of 25 MB of PDFs.
+        PAGES = "pages", "Extracted pages"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -45,6 +48,11 @@ class Document(models.Model):
     issuer = models.CharField(max_length=200, blank=True)
     doc_date = models.DateField(null=True, blank=True)
     doc_type = models.CharField(max_length=60, blank=True, help_text="e.g. mpc_minutes, annual_report")
+    # The period the document is about (a meeting's days, a fiscal year), when it is not just its
+    # date: questions name periods ("the August 2024 meeting", "the 2023-24 annual report") and are
+    # matched against this; ``doc_date`` is when it was issued. Both empty: only ``doc_date`` counts.
+    period_start = models.DateField(null=True, blank=True, help_text="first day of the period covered")
+    period_end = models.DateField(null=True, blank=True, help_text="last day of the period covered")
     tags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     source_url = models.URLField(max_length=500, blank=True)
 
@@ -74,7 +82,12 @@ class Document(models.Model):
             models.UniqueConstraint(fields=["owner", "content_hash"], name="research_document_owner_hash_uniq"),
             models.CheckConstraint(condition=Q(progress__lte=100), name="research_document_progress_lte_100"),
         ]
-        indexes = [models.Index(fields=["doc_type", "doc_date"]), models.Index(fields=["issuer"])]
+        indexes = [
+            models.Index(fields=["doc_type", "doc_date"]),
+            models.Index(fields=["issuer"]),
+            # A re-upload of bytes the team can already see links to that document.
+            models.Index(fields=["content_hash"], name="research_document_hash_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.title

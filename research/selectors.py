@@ -86,12 +86,47 @@ def passage_search(
     ]
 
 
+def document_passages(*, user: Any, document_id: int, containing: str = "") -> list[Passage]:
+    """The passages of one document the user may see, in order (optionally only those whose text
+    contains ``containing``): what the agent scans when search did not surface a table."""
+    document = document_get(user=user, document_id=document_id)
+    chunks = document.chunks.defer("embedding").select_related("document").order_by("ordinal")
+    if containing:
+        chunks = chunks.filter(text__icontains=containing)
+    return [Passage(chunk=c, score=0.0, ranks={}, scores={}) for c in chunks]
+
+
 def highlight(text: str, query: str) -> SafeString:
     """``text`` HTML-escaped, with the query's terms wrapped in <mark>."""
     terms = sorted(set(tokenize(query)), key=len, reverse=True)
     if not terms:
         return escape(text)
-    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(t) for t in terms) + r")(?!\w)", re.I)
+    # Terms are stems ("moderat"): mark the whole word they start ("moderated").
+    pattern = re.compile(r"(?<!\w)((?:" + "|".join(re.escape(t) for t in terms) + r")\w*)", re.I)
     parts = pattern.split(text)
     out = [escape(part) if i % 2 == 0 else f"<mark>{escape(part)}</mark>" for i, part in enumerate(parts)]
     return mark_safe("".join(out))  # noqa: S308  (every piece was escaped above)
+
+
+def document_index(*, user: Any) -> list[dict[str, Any]]:
+    """Every ready document the user may see, as the fields question understanding reads: type,
+    title, dates and period, file name, and whether the user uploaded it (one small query)."""
+    rows = (
+        Document.objects.visible_to(user)
+        .filter(status=Document.Status.DONE)
+        .order_by("id")
+        .values("id", "doc_type", "title", "doc_date", "period_start", "period_end", "owner_id", "filename")
+    )
+    return [
+        {
+            "id": row["id"],
+            "doc_type": row["doc_type"],
+            "title": row["title"],
+            "doc_date": row["doc_date"],
+            "period_start": row["period_start"],
+            "period_end": row["period_end"],
+            "filename": row["filename"],
+            "mine": row["owner_id"] == user.pk,
+        }
+        for row in rows
+    ]

@@ -15,6 +15,8 @@ class DocumentSerializer(serializers.ModelSerializer[Document]):
             "title",
             "issuer",
             "doc_date",
+            "period_start",
+            "period_end",
             "doc_type",
             "tags",
             "visibility",
@@ -41,6 +43,12 @@ class DocumentUploadSerializer(serializers.Serializer[None]):
     issuer = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     doc_type = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
     doc_date = serializers.DateField(required=False, allow_null=True, default=None)
+    period_start = serializers.DateField(
+        required=False, allow_null=True, default=None, help_text="First day of the period the document covers"
+    )
+    period_end = serializers.DateField(
+        required=False, allow_null=True, default=None, help_text="Last day of the period the document covers"
+    )
     tags = serializers.CharField(
         max_length=300, required=False, allow_blank=True, default="", help_text="comma-separated"
     )

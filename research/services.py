@@ -96,6 +96,8 @@ def document_upload(
     issuer: str = "",
     doc_type: str = "",
     doc_date: dt.date | None = None,
+    period_start: dt.date | None = None,
+    period_end: dt.date | None = None,
     tags: Iterable[str] = (),
     source_url: str = "",
     request: HttpRequest | None = None,
@@ -104,7 +106,9 @@ def document_upload(
 
     Files are judged one by one: a rejected file (empty, over the size cap, content not matching
     its extension, encrypted or damaged PDF) is reported with its reason and the others go on.
-    Re-uploading bytes the user already uploaded is a no-op reported as a duplicate.
+    Bytes already in the library as a document the user can see — their own, or a team document
+    uploaded by someone else — are not stored again: the upload links to that document (reported
+    as a duplicate), so search never holds the same passages twice.
     """
     if not can_access(user, "research"):
         raise PermissionDenied("Your role does not give access to Research.")
@@ -112,11 +116,15 @@ def document_upload(
         raise ValidationError({"files": "Choose at least one file to upload."})
     if visibility not in Document.Visibility.values:
         raise ValidationError({"visibility": "Visibility must be 'team' or 'private'."})
+    if period_start and period_end and period_end < period_start:
+        raise ValidationError({"period_end": "The period cannot end before it starts."})
     shared = {
         "visibility": visibility,
         "issuer": issuer.strip()[:200],
         "doc_type": doc_type.strip()[:60],
         "doc_date": doc_date,
+        "period_start": period_start,
+        "period_end": period_end or period_start,
         "tags": sorted({t.strip().lower()[:40] for t in tags if t and t.strip()}),
         "source_url": source_url[:500],
     }
@@ -126,6 +134,55 @@ def document_upload(
     for upload in files:
         _upload_one(upload, user=user, shared=shared, given_title=given_title, result=result, request=request)
     return result
+
+
+def document_add_extracted(
+    *,
+    user: Any,
+    name: str,
+    data: bytes,
+    content_hash: str,
+    title: str,
+    meta: dict[str, Any],
+    request: HttpRequest | None = None,
+) -> tuple[Document, bool]:
+    """Add a document from a pages file — text our parser extracted ahead of time from the original
+    (research/ingest/pages.py; the shipped demo corpus) — and enqueue its ingestion through the same
+    chunk/embed/store path as an upload. ``content_hash`` is the SHA-256 of the *original* file, so
+    an analyst who later uploads that PDF is linked to this document. ``(document, created)``;
+    an existing document with the same content that the user can see is returned as it is."""
+    from research.ingest.pages import pages_load
+
+    if not can_access(user, "research"):
+        raise PermissionDenied("Your role does not give access to Research.")
+    try:
+        pages_load(data)
+    except ParseError as exc:
+        raise ValidationError({"files": f"{name}: {exc}"}) from exc
+    existing = document_same_content(user=user, content_hash=content_hash)
+    if existing is not None:
+        return existing, False
+    fields = {
+        "visibility": meta.get("visibility", Document.Visibility.TEAM),
+        "issuer": str(meta.get("issuer", ""))[:200],
+        "doc_type": str(meta.get("doc_type", ""))[:60],
+        "doc_date": meta.get("doc_date"),
+        "period_start": meta.get("period_start"),
+        "period_end": meta.get("period_end") or meta.get("period_start"),
+        "tags": sorted({str(t).strip().lower()[:40] for t in meta.get("tags", ()) if str(t).strip()}),
+        "source_url": str(meta.get("source_url", ""))[:500],
+    }
+    document = _document_create(
+        UploadFile(name=name, data=data),
+        user=user,
+        name=_safe_name(name),
+        kind=Document.Kind.PAGES,
+        digest=content_hash,
+        title=title[:300],
+        shared=fields,
+        request=request,
+    )
+    return document, True
 
 
 def _upload_one(
@@ -145,7 +202,7 @@ def _upload_one(
         result.rejected.append((name, str(exc)))
         return
     digest = hashlib.sha256(upload.data).hexdigest()
-    existing = Document.objects.filter(owner=user, content_hash=digest).first()
+    existing = document_same_content(user=user, content_hash=digest)
     if existing is not None:
         result.duplicates.append(existing)
         return
@@ -160,6 +217,16 @@ def _upload_one(
         request=request,
     )
     result.created.append(document)
+
+
+def document_same_content(*, user: Any, content_hash: str) -> Document | None:
+    """The document with these bytes that ``user`` can already see — their own first, else the
+    oldest team-wide one — or ``None``. Failed ingestions do not count (the bytes may be retried)."""
+    same = Document.objects.visible_to(user).filter(content_hash=content_hash)
+    own = same.filter(owner=user).first()
+    if own is not None:
+        return own
+    return same.exclude(status=Document.Status.FAILED).order_by("created_at", "id").first()
 
 
 def _accepted_kind(name: str, upload: UploadFile) -> Document.Kind:
@@ -266,6 +333,7 @@ def document_ingest(*, document_id: int) -> Document:
             ],
             batch_size=1000,
         )
+        _fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE
         locked.progress = 100
         locked.status_message = f"{len(drafts)} passages from {len(pages)} pages"
@@ -275,6 +343,18 @@ def document_ingest(*, document_id: int) -> Document:
         locked.save()
         corpus_version_bump()
     return locked
+
+
+def _fill_missing_metadata(document: Document, pages: list[Any]) -> None:
+    """What the uploader did not say, read from the document itself (research/ingest/metadata.py):
+    its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
+    from research.ingest.metadata import infer
+
+    found = infer(pages, document.filename, document.title)
+    document.doc_date = document.doc_date or found.doc_date
+    if document.period_start is None and found.period_start is not None:
+        document.period_start, document.period_end = found.period_start, found.period_end
+    document.doc_type = document.doc_type or found.doc_type
 
 
 def document_mark_failed(*, document_id: int, reason: str) -> None:

@@ -9,9 +9,10 @@ from pydantic import BaseModel, Field, field_validator
 from core.roles import can_access
 from core.tools import ToolFailure, tool
 from research.agent.extra_tools import document_comparator, web_search  # noqa: F401  (--- research agent ---)
+from research.agent.market_tools import compare_returns  # noqa: F401  (--- research agent ---)
 from research.calculator import calculate_financial_metric  # noqa: F401  (registers the calculator tool)
 from research.retrieval.search import SearchFilters
-from research.selectors import passage_search
+from research.selectors import Passage, passage_search
 
 
 class SearchDocumentsInput(BaseModel):
@@ -39,6 +40,9 @@ class PassageOut(BaseModel):
     issuer: str
     doc_type: str
     doc_date: str | None
+    period_start: str | None = Field(None, description="First day of the period the document covers")
+    period_end: str | None = Field(None, description="Last day of the period the document covers")
+    uploaded_by_you: bool = Field(False, description="The document is one of your own uploads")
     page: str = Field(description="Printed page number (else the file's page number)")
     page_number: int = Field(description="Page in the file")
     section: str = Field(description="Numbered paragraph or section, when the document numbers them")
@@ -63,27 +67,28 @@ def search_financial_documents(params: SearchDocumentsInput, *, user: Any) -> Se
     if not can_access(user, "research"):
         raise ToolFailure("forbidden", "Your role does not give access to the document library.")
     passages = passage_search(user=user, query=params.query, top_k=params.top_k, filters=params.filters)
-    return SearchDocumentsOutput(
-        query=params.query,
-        passages=[
-            PassageOut(
-                chunk_id=p.chunk.pk,
-                document_id=p.chunk.document_id,
-                document_title=p.document.title,
-                issuer=p.document.issuer,
-                doc_type=p.document.doc_type,
-                doc_date=p.document.doc_date.isoformat() if p.document.doc_date else None,
-                page=p.chunk.page_label,
-                page_number=p.chunk.page_number,
-                section=p.chunk.section,
-                text=p.chunk.text,
-                citation=p.citation,
-                score=round(p.score, 6),
-                retrievers={
-                    name: RetrieverHit(rank=rank, score=round(p.scores[name], 6)) for name, rank in p.ranks.items()
-                },
-                url=p.url,
-            )
-            for p in passages
-        ],
+    return SearchDocumentsOutput(query=params.query, passages=[passage_out(p, user) for p in passages])
+
+
+def passage_out(p: Passage, user: Any) -> PassageOut:
+    """A passage as the search tool returns it (also what the chat agent reads a document's table from)."""
+    document = p.document
+    return PassageOut(
+        chunk_id=p.chunk.pk,
+        document_id=p.chunk.document_id,
+        document_title=document.title,
+        issuer=document.issuer,
+        doc_type=document.doc_type,
+        doc_date=document.doc_date.isoformat() if document.doc_date else None,
+        period_start=document.period_start.isoformat() if document.period_start else None,
+        period_end=document.period_end.isoformat() if document.period_end else None,
+        uploaded_by_you=document.owner_id == user.pk,
+        page=p.chunk.page_label,
+        page_number=p.chunk.page_number,
+        section=p.chunk.section,
+        text=p.chunk.text,
+        citation=p.citation,
+        score=round(p.score, 6),
+        retrievers={name: RetrieverHit(rank=rank, score=round(p.scores[name], 6)) for name, rank in p.ranks.items()},
+        url=p.url,
     )

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from research.agent.extract import best_sentence, first_figure, keywords
+from research.agent.compose_docs import compose_documents
+from research.agent.compose_market import compose_market_data, compose_portfolio
+from research.agent.composer import Composer, bracket_safe
 from research.agent.state import ChatState
 from research.agent.verify import CLAIM_REF, fmt
 
@@ -26,120 +27,7 @@ CAPABILITIES_NOTE = (
 _PERCENT_FUNCTIONS = {"pct_change", "growth_rate", "cagr"}
 
 
-def _label(question: str) -> str:
-    """What a figure quoted from the documents is, named from the question's subject."""
-    q = question.lower()
-    for needle, label in (
-        ("repo", "policy repo rate"),
-        ("inflation", "CPI inflation projection"),
-        ("gdp", "real GDP growth projection"),
-        ("growth", "growth projection"),
-    ):
-        if needle in q:
-            return label
-    return " ".join(sorted(keywords(question)))[:40] or "figure"
-
-
-def _excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:
-    """At most ``limit`` characters of ``sentence``, centred on its figure when it is longer."""
-    if len(sentence) <= limit:
-        return sentence
-    at = sentence.find(figure) if figure else 0
-    start = max(0, at - limit // 2)
-    return sentence[start : start + limit].strip()
-
-
-class Composer:
-    """The answer being composed: its parts (joined by blank lines), the claim table, the
-    citations, the figures a follow-up may refer to, and the tickers it is about."""
-
-    def __init__(self, question: str) -> None:
-        self.question = question
-        self.parts: list[str] = []
-        self.claims: list[dict[str, Any]] = []
-        self.citations: list[dict[str, Any]] = []
-        self.figures: list[dict[str, Any]] = []
-        self.subjects: list[str] = []
-
-    @property
-    def draft(self) -> str:
-        """The extractive answer: the template with its figures as ``[[cN]]`` references."""
-        return "\n\n".join(self.parts)
-
-    def claim(self, **fields: Any) -> str:
-        """Mint the next claim id and return its reference."""
-        cid = f"c{len(self.claims) + 1}"
-        self.claims.append({"id": cid, "verified": False, **fields})
-        return f"[[{cid}]]"
-
-    def tool_claim(
-        self,
-        key: str,
-        path: list[Any],
-        value: float | None,
-        *,
-        label: str,
-        suffix: str = "",
-        places: int = 2,
-        scale: float = 1.0,
-    ) -> str:
-        """A reference to the value at ``path`` in the result ``key``'s output, or ``n/a``."""
-        if value is None:
-            return "n/a"  # never mint a missing value
-        shown = value * scale
-        return self.claim(
-            kind="tool", result_key=key, path=path, value=value, label=label, display=fmt(shown, places) + suffix
-        )
-
-    def quote(self, passage: dict[str, Any], sentence: str, label: str) -> None:
-        """Quote ``sentence`` from ``passage`` with its citation; its first figure becomes a quote claim."""
-        figure = first_figure(sentence)
-        excerpt = _excerpt(sentence, figure[0] if figure else None)
-        self.parts.append(f"“{excerpt}” [Source: {passage['citation']}]")
-        self.citations.append(
-            {"citation": passage["citation"], "url": passage["url"], "chunk_id": passage["chunk_id"], "quote": excerpt}
-        )
-        if figure:
-            self._quoted_figure(passage, label, *figure)
-
-    def _quoted_figure(self, passage: dict[str, Any], label: str, value: str, unit: str) -> None:
-        self.claims.append(
-            {
-                "id": f"c{len(self.claims) + 1}",
-                "kind": "quote",
-                "chunk_id": passage["chunk_id"],
-                "citation": passage["citation"],
-                "url": passage["url"],
-                "label": label,
-                "value": float(value),
-                "display": f"{value} {unit}",
-                "quote_figure": value,
-                "verified": False,
-            }
-        )
-        self.figures.append(
-            {
-                "label": label,
-                "value": value,
-                "unit": unit,
-                "period": (passage.get("doc_date") or "")[:7],
-                "source": passage["citation"],
-            }
-        )
-
-
-def _bracket_safe(text: Any) -> str:
-    """Tool text fit for a ``[Note: …]`` (a ``]`` inside would end the note early)."""
-    return str(text).replace("]", ")")
-
-
 # --- one composer per tool node: (composer, result key, tool output) -> None -------------------
-def _compose_rag(c: Composer, key: str, out: dict[str, Any]) -> None:
-    picked = best_sentence(c.question, out["passages"])
-    if picked:
-        c.quote(picked[0], picked[1], _label(c.question))
-
-
 def _compose_calculator(c: Composer, key: str, out: dict[str, Any]) -> None:
     pct = out["expression"].split("(")[0].strip() in _PERCENT_FUNCTIONS
     ref = c.claim(
@@ -150,121 +38,30 @@ def _compose_calculator(c: Composer, key: str, out: dict[str, Any]) -> None:
         display=fmt(out["result"]) + (" %" if pct else ""),
     )
     c.parts.append(f"Result: {ref} [Calculated: {out['expression']}]")
+    operands = out.get("operands") or []
+    if operands:
+        named = [_operand_claim(c, f) for f in operands]
+        c.parts.append("Operands, as the earlier answers established them: " + "; ".join(named) + ".")
     c.figures.append({"label": "calculated", "value": f"{out['result']:.4g}", "period": "", "source": "calculator"})
 
 
-@dataclass(frozen=True)
-class _MarketCall:
-    """One call's output inside a market_data result; its claims point at ``calls[index]``."""
-
-    c: Composer
-    key: str
-    index: int
-    out: dict[str, Any]
-
-    @property
-    def symbol(self) -> str:
-        return str(self.out.get("symbol", "?"))
-
-    @property
-    def sourced(self) -> str:
-        return f"(source: {self.out.get('source')}, as of {self.out.get('as_of')})."
-
-    def fig(self, field: str, label: str, **kw: Any) -> str:
-        return self.c.tool_claim(self.key, ["calls", self.index, field], self.out.get(field), label=label, **kw)
-
-
-def _fundamentals_line(call: _MarketCall) -> str:
-    o, sym, fig = call.out, call.symbol, call.fig
-    return (
-        f"{sym} ({o.get('name') or sym}): trailing P/E {fig('trailing_pe', 'trailing P/E')}, "
-        f"market cap {fig('market_cap', 'market cap', places=0)} {o.get('currency') or ''}, "
-        f"beta {fig('beta', 'beta')} {call.sourced}"
-    )
-
-
-def _metrics_line(call: _MarketCall) -> str:
-    o, sym, fig = call.out, call.symbol, call.fig
-    return (
-        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
-        f"{o.get('currency')} on {o.get('last_date')}; 30-day return "
-        f"{fig('return_30d_pct', '30-day return', suffix=' %')}; annualised volatility "
-        f"{fig('volatility_annualised_pct', 'volatility', suffix=' %')}; max drawdown "
-        f"{fig('max_drawdown_pct', 'max drawdown', suffix=' %')}; 52-week high "
-        f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {call.sourced}"
-    )
-
-
-def _history_line(call: _MarketCall) -> str | None:
-    """get_price_history (LLM planner): the window's first and last close, nothing without bars."""
-    o, sym = call.out, call.symbol
-    bars = o.get("bars") or []
-    if not bars:
-        return None
-    ends = [
-        call.c.tool_claim(call.key, ["calls", call.index, "bars", j, "close"], bars[j].get("close"), label=label)
-        for j, label in ((0, f"{sym} close {bars[0]['date']}"), (len(bars) - 1, f"{sym} close"))
-    ]
-    return (
-        f"{sym}: close {ends[0]} {o.get('currency')} on {bars[0]['date']} and {ends[1]} on "
-        f"{bars[-1]['date']} {call.sourced}"
-    )
-
-
-def _quote_line(call: _MarketCall) -> str:
-    o, sym, fig = call.out, call.symbol, call.fig
-    return (
-        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
-        f"{o.get('currency')} on {o.get('date')}, 1-day change "
-        f"{fig('change_1d_pct', '1-day change', suffix=' %')} {call.sourced}"
-    )
-
-
-def _market_line(call: _MarketCall) -> str | None:
-    """The sentence for one call, chosen by the shape of its output (which tool answered)."""
-    if "trailing_pe" in call.out:
-        return _fundamentals_line(call)
-    if "volatility_annualised_pct" in call.out:
-        return _metrics_line(call)
-    if "bars" in call.out:
-        return _history_line(call)
-    return _quote_line(call)
-
-
-def _compose_market_data(c: Composer, key: str, out: dict[str, Any]) -> None:
-    for i, o in enumerate(out["calls"]):
-        call = _MarketCall(c, key, i, o)
-        c.subjects.append(call.symbol.split(".")[0])
-        line = _market_line(call)
-        if line is not None:
-            c.parts.append(line)
-        if o.get("last_close") is not None:
-            c.figures.append(
-                {
-                    "label": f"{call.symbol} last close",
-                    "value": f"{o['last_close']:.2f}",
-                    "period": str(o.get("as_of") or ""),
-                    "source": o.get("source"),
-                }
-            )
-    for e in out.get("errors", []):
-        c.parts.append(f"[Note: {e.get('tool')}: {_bracket_safe(e.get('message'))}]")
-
-
-def _compose_portfolio(c: Composer, key: str, out: dict[str, Any]) -> None:
-    def pfig(field: str, label: str, **kw: Any) -> str:
-        return c.tool_claim(key, [field], out.get(field), label=label, **kw)
-
-    c.parts.append(
-        f"Portfolio {out.get('start')} to {out.get('end')}: annualised return "
-        f"{pfig('annualised_return', 'annualised return', suffix=' %', scale=100)}, annualised volatility "
-        f"{pfig('annualised_volatility', 'volatility', suffix=' %', scale=100)}, Sharpe "
-        f"{pfig('sharpe', 'Sharpe')}, max drawdown "
-        f"{pfig('max_drawdown', 'max drawdown', suffix=' %', scale=100)} "
-        f"(source: {out.get('source')}, as of {out.get('as_of')})."
-    )
-    for notice in out.get("notices", []):
-        c.parts.append(f"[Note: {_bracket_safe(notice)}]")
+def _operand_claim(c: Composer, figure: dict[str, Any]) -> str:
+    """One operand of a calculation on earlier figures, named with its source: a claim on the quoted
+    passage it came from (re-checked), else the figure's label and source in words."""
+    what = ", ".join(x for x in (figure.get("label"), figure.get("target")) if x)
+    if figure.get("chunk_id"):
+        ref = c.claim(
+            kind="quote",
+            chunk_id=figure["chunk_id"],
+            citation=figure.get("source", ""),
+            url=figure.get("url", ""),
+            label=what or "operand",
+            value=float(figure["value"]),
+            display=f"{figure['value']} {figure.get('unit') or ''}".strip(),
+            quote_figure=figure["value"],
+        )
+        return f"{ref} ({what}) [Source: {figure.get('source', '')}]"
+    return f"{what} from {figure.get('source', 'an earlier answer')}"
 
 
 def _comparator_analysis(c: Composer, out: dict[str, Any]) -> None:
@@ -293,16 +90,27 @@ def _compose_comparator(c: Composer, key: str, out: dict[str, Any]) -> None:
 
 
 def _compose_web(c: Composer, key: str, out: dict[str, Any]) -> None:
-    for hit in out.get("results", [])[:3]:
-        c.parts.append(f"{hit['title']} ({hit['url']})")
+    """Web results are strangers' pages: labelled untrusted, quoted as found (a figure in them is
+    shown only inside its quote, next to the page's address), never turned into claims."""
+    hits = out.get("results", [])[:3]
+    if not hits:
+        c.parts.append("[Note: the web search found no pages for this.]")
+        return
+    c.parts.append("From the web — untrusted pages, not the team's library; quoted as found:")
+    for hit in hits:
+        title = bracket_safe(f"{hit['title']} — {hit['url']}")
+        c.parts.append(f"“{hit['snippet']}” [Source: {title}]")
+        entry = {"citation": title, "url": hit["url"], "chunk_id": 0, "quote": hit["snippet"], "web": True}
+        if entry not in c.citations:
+            c.citations.append(entry)
 
 
 ToolComposer = Callable[[Composer, str, dict[str, Any]], None]
 COMPOSERS: dict[str, ToolComposer] = {
-    "rag_search": _compose_rag,
+    "rag_search": compose_documents,
     "financial_calculator": _compose_calculator,
-    "market_data": _compose_market_data,
-    "portfolio_analyzer": _compose_portfolio,
+    "market_data": compose_market_data,
+    "portfolio_analyzer": compose_portfolio,
     "document_comparator": _compose_comparator,
     "web_search": _compose_web,
 }
@@ -315,14 +123,20 @@ def compose(state: ChatState) -> tuple[Composer, float]:
     confidences: list[float] = []
     for r in state.get("results", []):
         if not r["ok"]:
-            message = _bracket_safe(r["error"].get("message", "unknown error"))
+            message = bracket_safe(r["error"].get("message", "unknown error"))
             c.parts.append(f"[Note: the {r['tool']} tool could not answer: {message}]")
             continue
         confidences.append(r.get("confidence", 1.0))
         composer = COMPOSERS.get(r["node"])
         if composer is not None:
             composer(c, r["key"], r.get("output") or {})
-    if not state.get("results"):
+    refused = (state.get("scope") or {}).get("refuse")
+    if refused:
+        c.parts.append(
+            f"[Note: I did not calculate this: {bracket_safe(refused)}. Ask for that figure again, naming its "
+            "period and measure.]"
+        )
+    elif not state.get("results"):
         c.parts.append(CAPABILITIES_NOTE)
     confidence = min(confidences) if confidences else (1.0 if not state.get("results") else 0.0)
     return c, confidence
@@ -337,13 +151,17 @@ def answer_update(
     attempts: int,
     escalation_reason: str = "",
 ) -> dict[str, Any]:
-    """The final answer's state update. Every claim carries the verification's verdict; an answer
-    whose figures did not all verify (or that the writer escalated) goes to human review."""
-    verified = verification["status"] == "verified"
+    """The final answer's state update. Every claim carries whether its figure traced to source.
+    A reviewer is asked when a figure did not trace, when the library's evidence does not answer
+    the question (and the answer does not already say so), or when the writer escalated."""
+    traced = bool(verification.get("figures_traced", verification["status"] == "verified"))
     for claim in c.claims:
-        claim["verified"] = verified
-    if not escalation_reason and not verified:
-        escalation_reason = "unverified figures: " + "; ".join(verification["problems"][:3])
+        claim["verified"] = traced
+    answers = verification.get("answers") or {}
+    if not escalation_reason:
+        escalation_reason = _escalation_reason(c, verification, traced, answers)
+    if answers.get("ok") is False:
+        confidence = min(confidence, 0.3)  # the evidence does not match the question
     update: dict[str, Any] = {
         "answer": template,
         "claims": c.claims,
@@ -359,3 +177,14 @@ def answer_update(
     if escalation_reason:
         update["escalation_reason"] = escalation_reason
     return update
+
+
+def _escalation_reason(c: Composer, verification: dict[str, Any], traced: bool, answers: dict[str, Any]) -> str:
+    if not traced:
+        return "unverified figures: " + "; ".join(verification["problems"][:3])
+    if c.outcome == "escalate":
+        return "the library's evidence does not answer the question (metric or figure not found)"
+    if answers.get("ok") is False:
+        failed = [x["detail"] for x in answers.get("checks", []) if not x["ok"]]
+        return "the evidence does not match the question: " + "; ".join(failed[:3])
+    return ""

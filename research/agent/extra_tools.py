@@ -13,7 +13,7 @@ from core.llm import get_llm
 from core.roles import can_access
 from core.tools import ToolFailure, call_tool, tool
 from research.agent.extract import FIGURE_RE, best_sentence
-from research.agent.memory import MEETING_RE
+from research.agent.periods import find_periods
 
 
 class CompareIn(BaseModel):
@@ -53,27 +53,37 @@ class CompareOut(BaseModel):
 Retrieved = list[tuple[str, str, list[dict[str, Any]]]]  # (side, aspect, passages)
 
 
+def _side_filters(user: Any, period: Any) -> dict[str, Any]:
+    """The documents whose period overlaps ``period`` (a meeting in that month, a report for that
+    year), as a search filter; any dated series, matched like a question naming the period."""
+    from research.agent.understand import LibDoc, Understanding, doc_matches
+    from research.selectors import document_index
+
+    scope = Understanding(doc_periods=[period])
+    ids = [row["id"] for row in document_index(user=user) if doc_matches(LibDoc(**row), scope)]
+    return {"document_ids": ids or [0]}  # [0]: nothing matches, rather than everything
+
+
 def _retrieve(params: CompareIn, user: Any) -> tuple[list[str], Retrieved]:
     """The two sides named in the query and the passages of each aspect for each side (both
     comparison paths read exactly these)."""
-    meetings = [f"{m.group(1).capitalize()} {m.group(2)}" for m in MEETING_RE.finditer(params.query)]
-    if len(meetings) < 2:
+    periods = [p for p in find_periods(params.query) if p.kind in ("month", "fy")]
+    if len(periods) < 2:
         raise ToolFailure(
             "invalid_input", "Name the two periods or meetings to compare, e.g. 'June 2024 and August 2024'."
         )
-    from research.agent.planner import _meeting_filters
-
     retrieved: Retrieved = []
-    for side in meetings[:2]:
+    for period in periods[:2]:
+        filters = _side_filters(user, period)
         for aspect in params.aspects:
             outcome = call_tool(
                 "search_financial_documents",
-                {"query": f"{aspect} {side}", "top_k": 3, "filters": _meeting_filters(f"MPC {side}")},
+                {"query": f"{aspect} {period.label}", "top_k": 3, "filters": filters},
                 user=user,
             )
             if outcome.ok and outcome.output is not None:
-                retrieved.append((side, aspect, outcome.as_dict()["passages"]))
-    return meetings[:2], retrieved
+                retrieved.append((period.label, aspect, outcome.as_dict()["passages"]))
+    return [p.label for p in periods[:2]], retrieved
 
 
 def _extractive(retrieved: Retrieved) -> list[ComparedFact]:
@@ -157,7 +167,11 @@ def web_search(params: WebSearchIn, *, user: Any) -> WebSearchOut:
     from django.utils.module_loading import import_string
 
     search = import_string(provider)
-    results = [WebResult(**r) for r in search(params.query, params.max_results)]
+    try:
+        found = search(params.query, params.max_results)
+    except Exception as exc:  # any provider failure is the analyst's "web search unavailable", not a crash
+        raise ToolFailure("provider_unavailable", f"Web search failed: {exc}"[:300]) from exc
+    results = [WebResult(**r) for r in found]
     return WebSearchOut(provider=provider.rsplit(".", 1)[-1], results=results)
 
 

@@ -77,8 +77,22 @@ def keywords(question: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(question.lower()) if w not in STOPWORDS and len(w) > 2}
 
 
+_BULLET = re.compile(r"\s*•\s*")
+_NUMBERED = re.compile(r"^(?:\d{1,3}|[IVX]{1,6}(?:\.\d{1,3}){1,3})\.\s+(?=\S)")
+
+
 def sentences(text: str) -> list[str]:
-    return [normalise_space(s) for s in _SENTENCE_SPLIT.split(normalise_space(text)) if len(s.strip()) > 20]
+    """The sentences of ``text``: split at bullets and sentence ends, keeping "Dr. A. Name" and
+    "Rs. 5" whole (the chunker's rules), with a leading paragraph number ("13. ") dropped."""
+    from research.ingest.chunking import split_sentences
+
+    found = []
+    for piece in _BULLET.split(normalise_space(text)):
+        for sentence in split_sentences(piece):
+            sentence = _NUMBERED.sub("", sentence).strip()
+            if len(sentence) > 20:
+                found.append(sentence)
+    return found
 
 
 def best_sentence(question: str, passages: list[dict[str, Any]]) -> tuple[dict[str, Any], str, float] | None:
@@ -107,3 +121,29 @@ def best_sentence(question: str, passages: list[dict[str, Any]]) -> tuple[dict[s
 def first_figure(sentence: str) -> tuple[str, str] | None:
     match = FIGURE_RE.search(sentence)
     return (match.group(1), match.group(2)) if match else None
+
+
+AMOUNT_RE = re.compile(
+    r"(₹|Rs\.?\s?|US\$\s?|USD\s|\$)\s?(\d[\d,]*(?:\.\d+)?)\s*(lakh crore|crore|billion|million|trillion|lakh)?",
+    re.IGNORECASE,
+)
+PP_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(percentage points?|per\s*cent|%|basis points|bps)", re.IGNORECASE)
+
+
+def figures_in(text: str) -> list[tuple[int, str, str]]:
+    """``(position, number, unit)`` of every figure with a unit in ``text``: per cent, percentage
+    points, basis points, and currency amounts ("₹14.1 lakh crore" → ("14.1", "₹ lakh crore"))."""
+    found = [(m.start(), m.group(1), " ".join(m.group(2).lower().split())) for m in PP_RE.finditer(text)]
+    for m in AMOUNT_RE.finditer(text):
+        currency = "₹" if m.group(1).strip().lower().startswith(("₹", "rs")) else m.group(1).strip()
+        scale = (m.group(3) or "").lower()
+        found.append((m.start(), m.group(2), f"{currency} {scale}".strip()))
+    return sorted(found)
+
+
+def display_figure(number: str, unit: str) -> str:
+    """How a figure reads: "6.50 per cent", "25 basis points", "₹14.1 lakh crore"."""
+    if unit.startswith(("₹", "$", "US$", "USD")):
+        currency, _, scale = unit.partition(" ")
+        return f"{currency}{number}" + (f" {scale}" if scale else "")
+    return f"{number} {'per cent' if unit in ('%', 'percent') else unit}"

@@ -1,7 +1,16 @@
 """Follow-up resolution by rules (the deterministic engine; an LLM does it when configured).
 
-Handles the follow-ups analysts actually type: "and at the previous meeting?", "and the previous
-year?", "what is the percentage change between those two?", "how does it compare with INFY?".
+Handles the follow-ups analysts actually type:
+
+* series moves — "and at the previous meeting?", "the following one", "the one before that",
+  "the same meeting last year" — along the dated series of the document the last turn cited
+  (``research/agent/series.py``); the resolved question names the document's period and the
+  turn's ``scope`` pins the document (or says the series has none there);
+* "and the previous year?" — the fiscal or calendar year named, one earlier;
+* "the percentage change between those two (rates)" — a calculation on the figures the last two
+  turns established, each named with its source; refused when a turn did not establish its
+  figure (it answered another period or metric) or the two are different metrics;
+* "how does it compare with INFY?", "and for TCS?" — the subject swapped.
 """
 
 from __future__ import annotations
@@ -9,30 +18,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
-MEETING_RE = re.compile(r"\b(" + "|".join(m.capitalize() for m in MONTHS) + r")\s+(\d{4})\b", re.IGNORECASE)
-YEAR_RE = re.compile(r"\b(19|20)(\d{2})\b")
-FY_RE = re.compile(r"\b(20\d{2})-(\d{2})\b")
+from research.agent.periods import FY_RE, YEAR_RE
+
 FOLLOW_UP_RE = re.compile(r"^\s*(and|what about|how about|same for|and for|and at|and in)\b", re.IGNORECASE)
 BETWEEN_THOSE_RE = re.compile(
-    r"\b(percentage|percent|%)\s*(change|increase|decrease|difference|growth)\b.*\b(those|these|them|the two)\b",
+    r"\b(percentage|percent|%)\s*(change|increase|decrease|difference|growth|rise|fall)\b.*"
+    r"\b(those|these|them|the two|both)\b",
     re.IGNORECASE,
 )
 COMPARE_WITH_RE = re.compile(r"\b(?:compare|compares|comparison)\b.*\bwith\s+([A-Za-z.&^\-]+)\s*\??$", re.IGNORECASE)
-MPC_MEETING_MONTHS = (2, 4, 6, 8, 10, 12)  # the RBI MPC meets every two months
+Scope = dict[str, Any]
 
 
 def memory_entry(
@@ -43,9 +38,11 @@ def memory_entry(
     answer: str,
     figures: list[dict[str, Any]],
     subjects: list[str],
+    documents: list[int] | None = None,
 ) -> dict[str, Any]:
     """One finished turn as the memory window holds it (the graph's ``memory`` channel and the
-    fallback built from Turn rows use this one shape). ``answer`` is the rendered text."""
+    fallback built from Turn rows use this one shape). ``answer`` is the rendered text;
+    ``documents`` the ids of the documents it cited, first cited first (series moves start there)."""
     return {
         "turn_id": turn_id,
         "question": question,
@@ -53,22 +50,8 @@ def memory_entry(
         "answer": answer,
         "figures": list(figures or []),
         "subjects": list(subjects or []),
+        "documents": list(dict.fromkeys(documents or [])),
     }
-
-
-def previous_meeting(month: int, year: int) -> tuple[int, int]:
-    """The MPC meeting before (month, year) on the bi-monthly calendar."""
-    earlier = [m for m in MPC_MEETING_MONTHS if m < month]
-    return (earlier[-1], year) if earlier else (MPC_MEETING_MONTHS[-1], year - 1)
-
-
-def _shift_meeting(text: str) -> str | None:
-    match = MEETING_RE.search(text)
-    if not match:
-        return None
-    month = MONTHS.index(match.group(1).lower()) + 1
-    prev_month, prev_year = previous_meeting(month, int(match.group(2)))
-    return text[: match.start()] + f"{MONTHS[prev_month - 1].capitalize()} {prev_year}" + text[match.end() :]
 
 
 def _shift_year(text: str) -> str | None:
@@ -83,43 +66,70 @@ def _shift_year(text: str) -> str | None:
     return text[: last.start()] + str(int(last.group(0)) - 1) + text[last.end() :]
 
 
-def resolve(question: str, memory: list[dict[str, Any]]) -> tuple[str, str]:
-    """(resolved question, the rule used or "none")."""
+def _primary(turn: dict[str, Any]) -> dict[str, Any] | None:
+    figures = [f for f in turn.get("figures") or [] if not str(f.get("label", "")).startswith("change in")]
+    return next((f for f in figures if f.get("primary")), figures[0] if figures else None)
+
+
+def _describe(f: dict[str, Any]) -> str:
+    """A figure named by what it is and where it came from (no digits of its own: a refusal
+    written from this shows no unverified number)."""
+    return ", ".join(x for x in (f.get("label"), f.get("target"), f.get("source")) if x) or "an earlier figure"
+
+
+def _operand(f: dict[str, Any]) -> str:
+    return f"{f['value']} ({_describe(f)})"
+
+
+def _between(text: str, memory: list[dict[str, Any]]) -> tuple[str, str, Scope]:
+    """The calculation on the last two established figures, or a refusal saying why not."""
+    turns = [t for t in memory if t.get("figures")][-2:]
+    figures = [f for f in (_primary(t) for t in turns) if f]
+    if len(figures) < 2:
+        reason = "the earlier turns did not establish two figures to calculate with"
+        return text, "between_those_two", {"refuse": reason}
+    wrong = [f for f in figures if f.get("answers") is False]
+    if wrong:
+        reason = (
+            f"the earlier answer did not establish the figure asked for: what it found ({_describe(wrong[0])}) "
+            "is not the period or measure that turn asked about"
+        )
+        return text, "between_those_two", {"refuse": reason, "operands": figures}
+    metrics = {f.get("metric") for f in figures if f.get("metric")}
+    if len(metrics) > 1:
+        reason = f"the two figures measure different things ({_describe(figures[0])}; {_describe(figures[1])})"
+        return text, "between_those_two", {"refuse": reason, "operands": figures}
+    # Oldest period first, so "increase" reads forwards in time.
+    a, b = sorted(figures, key=lambda f: str(f.get("period") or ""))
+    verb = "increase" if "increase" in text.lower() else "change"
+    resolved = f"pct_change({a['value']}, {b['value']}): the percentage {verb} from {_operand(a)} to {_operand(b)}"
+    return resolved, "between_those_two", {"operands": [a, b]}
+
+
+def resolve(question: str, memory: list[dict[str, Any]]) -> tuple[str, str, Scope]:
+    """(resolved question, the rule used or "none", scope). Series moves need the library and are
+    resolved by :func:`research.agent.series` in the node; this handles the rest."""
     text = question.strip()
     if not memory:
-        return text, "none"
+        return text, "none", {}
     last = memory[-1]
     previous = str(last.get("resolved") or last.get("question") or "")
     lowered = text.lower()
     if BETWEEN_THOSE_RE.search(text):
-        figures = [f for turn in memory[-2:] for f in (turn.get("figures") or [])[:1]]
-        if len(figures) >= 2:
-            # Oldest period first, so "increase" reads forwards in time.
-            a, b = sorted(figures[-2:], key=lambda f: str(f.get("period") or ""))
-            verb = "increase" if "increase" in lowered else "change"
-            return (
-                f"pct_change({a['value']}, {b['value']}): the percentage {verb} from {a['value']} "
-                f"({a.get('label', '')}, {a.get('period', '')}) to {b['value']} ({b.get('label', '')}, "
-                f"{b.get('period', '')})",
-                "between_those_two",
-            )
-    if "previous meeting" in lowered or "last meeting" in lowered or "meeting before" in lowered:
-        shifted = _shift_meeting(previous)
-        if shifted:
-            return shifted, "previous_meeting"
+        return _between(text, memory)
     if "previous year" in lowered or "prior year" in lowered or "year before" in lowered:
         shifted = _shift_year(previous)
         if shifted:
-            return shifted, "previous_year"
+            return shifted, "previous_year", {}
     compare = COMPARE_WITH_RE.search(text)
     if compare and re.search(r"\b(it|that|this|them)\b", lowered):
         subject = (last.get("subjects") or [None])[0]
         if subject:
-            return f"Compare {subject} and {compare.group(1)}", "compare_with"
+            return f"Compare {subject} and {compare.group(1)}", "compare_with", {}
     if FOLLOW_UP_RE.match(text) and previous:
         # "and for TCS?" — the previous question with its subject swapped for the new one.
         subject = (last.get("subjects") or [None])[0]
         tail = FOLLOW_UP_RE.sub("", text).strip(" ?")
         if subject and tail and subject in previous:
-            return previous.replace(subject, tail), "swap_subject"
-    return text, "none"
+            return previous.replace(subject, tail), "swap_subject", {}
+    return text, "none", {}

@@ -17,12 +17,14 @@ from langgraph.types import Overwrite, interrupt
 
 from core.llm import LLMError, LLMProvider, LLMResponse, get_llm
 from research.agent import memory as memory_rules
+from research.agent import series
 from research.agent.answer import answer_update, compose
 from research.agent.guardrails import guardrail_route
-from research.agent.planner import Plan, plan_from_tool_calls, plan_rules
+from research.agent.planner import Plan, plan_from_tool_calls, plan_rules, saved_portfolio_rule
 from research.agent.prompts import PLANNER_SYSTEM, RESOLVER_SYSTEM, planner_request, resolver_request, tool_specs
 from research.agent.rewrite import Rewritten, check_answer, rewrite_answer
 from research.agent.state import ChatState, llm_usage
+from research.agent.understand import as_filters, matching_documents, search_query, understand
 from research.agent.verify import render_text
 
 
@@ -45,7 +47,7 @@ def memory_resolver(state: ChatState) -> dict[str, Any]:
         if window:
             update["memory"] = Overwrite(window)
     question = state["question"]
-    resolved, rule = memory_rules.resolve(question, window)
+    resolved, rule, scope = _resolve(state, question, window)
     llm = get_llm("planner") if window and rule == "none" else None
     reply = None
     if llm is not None:
@@ -54,16 +56,43 @@ def memory_resolver(state: ChatState) -> dict[str, Any]:
             resolved, rule = rewritten, "llm"
         update.update(usage)
     update["resolved"] = resolved
+    update["scope"] = scope
     store.record_step(
         state,
         "memory_resolver",
         started=started,
         llm=reply,
         inputs={"question": question, "memory_turns": len(window), "memory_source": source},
-        outputs={"resolved": resolved, "rule": rule},
+        outputs={"resolved": resolved, "rule": rule, "scope": scope},
         note=f"resolved by {rule}" if rule != "none" else "standalone question",
     )
     return update
+
+
+def _resolve(state: ChatState, question: str, window: list[dict[str, Any]]) -> tuple[str, str, dict[str, Any]]:
+    """A move along the series of the document the last turn cited ("the following meeting"),
+    else the memory rules: (resolved question, rule, scope)."""
+    from research.agent import store
+
+    move = series.move_asked(question) if window else None
+    cited = (window[-1].get("documents") or []) if window else []
+    if move is None or not cited:
+        return memory_rules.resolve(question, window)
+    library = store.library(state)
+    origin = next((d for d in library if d.id == cited[0]), None)
+    if origin is None:
+        return memory_rules.resolve(question, window)
+    previous = str(window[-1].get("resolved") or window[-1].get("question") or question)
+    target = series.navigate(origin, move, library)
+    rule = f"series: {move.describe}"
+    if target is None:
+        info = series.no_document_info(understand(previous, library), library) | {
+            "asked": f"{move.describe} {origin.title}",
+            "family": series.family_name(origin.doc_type, library),
+        }
+        return previous, rule, {"no_document": info}
+    rewritten = series.rewrite_for(previous, target, understand(previous, library).doc_periods)
+    return rewritten, rule, {"document_ids": [target.id], "navigated_from": origin.id}
 
 
 def _llm_resolve(
@@ -103,7 +132,11 @@ def planner(state: ChatState) -> dict[str, Any]:
         return {"plan": {}, "cancelled": True}
     results = state.get("results", [])
     question = state.get("resolved") or state["question"]
-    planned = _plan_next(question, results, state.get("plan_path", "")) if results else _plan_first(question)
+    scope = state.get("scope") or {}
+    planned = (
+        _plan_next(question, results, state.get("plan_path", "")) if results else _plan_first(state, question, scope)
+    )
+    planned.plan = _enrich(state, planned.plan, question, scope)
     store.record_step(
         state,
         "planner",
@@ -116,11 +149,25 @@ def planner(state: ChatState) -> dict[str, Any]:
     return {"plan": planned.plan, "plan_path": planned.path, **planned.update}
 
 
-def _plan_first(question: str) -> _Planned:
-    """A fast-path rule if one matches; else the model; offline, a search of the documents."""
-    ruled = plan_rules(question)
+def _saved_portfolio(state: ChatState, question: str) -> tuple[str, Plan] | None:
+    """The saved-portfolio rule, reading the user's portfolios only when the question names one."""
+    if "portfolio" not in question.lower():
+        return None
+    from research.agent import store
+
+    return saved_portfolio_rule(question, store.portfolios(state))
+
+
+def _plan_first(state: ChatState, question: str, scope: dict[str, Any]) -> _Planned:
+    """A fast-path rule if one matches; else the model; offline, a search of the documents. A
+    calculation on earlier figures that did not establish them is refused (an empty plan)."""
+    if scope.get("refuse"):
+        return _Planned({}, "refused", f"calculation refused: {scope['refuse']}")
+    ruled = _saved_portfolio(state, question) or plan_rules(question)
     if ruled is not None:
         path, plan = ruled
+        if "financial_calculator" in plan and scope.get("operands"):
+            plan["financial_calculator"]["operands"] = scope["operands"]
         return _Planned(plan, path, f"fast path: {path}")
     llm = get_llm("planner")
     if llm is None:
@@ -132,9 +179,41 @@ def _plan_first(question: str) -> _Planned:
     return _llm_plan(llm, question, [])
 
 
+def _enrich(state: ChatState, plan: Plan, question: str, scope: dict[str, Any]) -> Plan:
+    """Question understanding → the document search's filters: the documents the question (or
+    the series move) points at, or the fact that the library has none for it."""
+    if "rag_search" not in plan:
+        return plan
+    from research.agent import store
+
+    library = store.library(state)
+    u = understand(question, library)
+    args = dict(plan["rag_search"])
+    filters = dict(args.get("filters") or {})
+    args["understanding"] = u.as_dict()
+    if scope.get("no_document"):
+        args["no_document"] = scope["no_document"]
+    elif scope.get("document_ids"):
+        filters["document_ids"] = scope["document_ids"]
+    else:
+        docs = matching_documents(u, library)
+        if docs == []:
+            args["no_document"] = series.no_document_info(u, library)
+        filters.update(as_filters(u, docs))
+    if filters.get("document_ids"):
+        args["query"] = search_query(str(args.get("query") or question), u, library)
+    args["filters"] = filters
+    return {**plan, "rag_search": args}
+
+
 def _plan_next(question: str, results: list[dict[str, Any]], path: str) -> _Planned:
     """After a superstep: web search when retrieval was weak (once); the model, if it planned the
     turn, decides what else to run; a fast-path plan is complete (empty plan)."""
+    if not any(r["ok"] for r in results) and "rag_search" not in {r["node"] for r in results}:
+        # The web (or a market tool) could not answer: the team's library may still.
+        return _Planned(
+            {"rag_search": {"query": question, "filters": {}}}, path, "no tool answered: searching the documents"
+        )
     low = [r for r in results if r["node"] == "rag_search" and r.get("confidence", 1.0) < settings.AGENT_MIN_CONFIDENCE]
     if low and "web_search" not in {r["node"] for r in results}:
         return _Planned(
@@ -286,6 +365,7 @@ def deliver(state: ChatState) -> dict[str, Any]:
                 answer=render_text(state.get("answer", ""), state.get("claims", [])),
                 figures=state.get("figures", []),
                 subjects=state.get("subjects", []),
+                documents=[c["document_id"] for c in state.get("citations", []) if c.get("document_id")],
             )
         ]
     return update

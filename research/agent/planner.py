@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from django.conf import settings
 
-from research.agent.memory import MEETING_RE, MONTHS
+from research.agent.horizons import horizon_asked
+from research.agent.periods import MONTH_YEAR_RE
 
 Plan = dict[str, dict[str, Any]]
 
@@ -88,27 +89,13 @@ METRICS_RE = re.compile(
 FUNDAMENTALS_RE = re.compile(
     r"\b(p/?e|pe ratio|market cap|fundamentals?|dividend|eps|earnings per share|book value|valuation|sector)\b", re.I
 )
-NEWS_RE = re.compile(r"\b(news|headlines?|today'?s|this week|latest developments?|web|internet)\b", re.I)
+NEWS_RE = re.compile(
+    r"\b(news|headlines?(?!\s+(?:inflation|cpi|consumer|figure|rate|number))|today'?s|this week|"
+    r"latest developments?|web|internet)\b",
+    re.I,
+)
+HOW_DID_RE = re.compile(r"\b(how (?:did|has|have|is|does)|do(?:ne)?|better|worse|gain\w*|lost|fared)\b", re.I)
 SMALLTALK_RE = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|help|what can you do)\b[\s!.?]*$", re.I)
-
-
-def _meeting_filters(text: str) -> dict[str, Any]:
-    """A named MPC meeting ("August 2024") → the minutes published in that meeting's window."""
-    match = MEETING_RE.search(text)
-    if not match:
-        return {}
-    month = MONTHS.index(match.group(1).lower()) + 1
-    year = int(match.group(2))
-    # Minutes are published about two weeks after the meeting, inside the same month or the next.
-    end_month, end_year = (month + 1, year) if month < 12 else (1, year + 1)
-    last_day = 28 if end_month == 2 else 30
-    filters: dict[str, Any] = {
-        "date_from": f"{year}-{month:02d}-01",
-        "date_to": f"{end_year}-{end_month:02d}-{last_day}",
-    }
-    if re.search(r"\b(mpc|meeting|minutes|repo|policy)\b", text, re.I):
-        filters["doc_types"] = ["mpc_minutes"]
-    return filters
 
 
 def _clean_number(text: str) -> str:
@@ -128,7 +115,7 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
         return "cagr", {"financial_calculator": {"expression": f"cagr({a}, {b}, {n})"}}
     # Fiscal years and dates ("2024-25", "2024-08-22") are not subtractions.
     expression = EXPRESSION_RE.search(re.sub(r"\b\d{4}-\d{2}(?:-\d{2})?\b", " ", q))
-    if expression and re.search(r"[-+*/x×÷^()]", expression.group(1)) and not MEETING_RE.search(expression.group(1)):
+    if expression and re.search(r"[-+*/x×÷^()]", expression.group(1)) and not MONTH_YEAR_RE.search(expression.group(1)):
         expr = expression.group(1).strip().replace("×", "*").replace("÷", "/").replace("^", "**")
         expr = re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)
         return "arithmetic", {"financial_calculator": {"expression": expr}}
@@ -141,12 +128,16 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
             return "portfolio", {
                 "portfolio_analyzer": {"tickers": [t for _, t in holdings], "weights": [w / 100 for w, _ in holdings]}
             }
+    horizon = horizon_asked(q) if tickers else None
+    if horizon is not None and (COMPARE_RE.search(q) or METRICS_RE.search(q) or HOW_DID_RE.search(q)):
+        call = {"tool": "compare_returns", "tickers": tickers[:6], **horizon.as_args()}
+        return "horizon_returns", {"market_data": {"calls": [call]}}
     if COMPARE_RE.search(q) and len(tickers) >= 2:
         return "compare_tickers", {
             "market_data": {"calls": [{"tool": "compute_metrics", "ticker": t} for t in tickers[:4]]}
         }
     if COMPARE_RE.search(q) and (
-        len(MEETING_RE.findall(q)) >= 2 or re.search(r"\b(minutes|meetings?|reports?|stance)\b", q, re.I)
+        len(MONTH_YEAR_RE.findall(q)) >= 2 or re.search(r"\b(minutes|meetings?|reports?|stance)\b", q, re.I)
     ):
         return "compare_documents", {"document_comparator": {"query": q}}
     if tickers and FUNDAMENTALS_RE.search(q):
@@ -159,11 +150,27 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
         }
     if tickers and (PRICE_RE.search(q) or len(q.split()) <= 4):
         return "quote", {"market_data": {"calls": [{"tool": "get_stock_quote", "ticker": t} for t in tickers[:4]]}}
-    if DOC_RE.search(q):
-        return "documents", {"rag_search": {"query": q, "filters": _meeting_filters(q)}}
-    if NEWS_RE.search(q):
+    if NEWS_RE.search(q):  # "today's headlines about the RBI" asks the web, not the library
         return "web", {"web_search": {"query": q}}
+    if DOC_RE.search(q):
+        return "documents", {"rag_search": {"query": q, "filters": {}}}
     return None
+
+
+SAVED_PORTFOLIO_RE = re.compile(r"\b(my|our|the)\b[^?]*\bportfolio\b|\bportfolio (?:called|named)\b", re.I)
+
+
+def saved_portfolio_rule(question: str, portfolios: list[tuple[int, str]]) -> tuple[str, Plan] | None:
+    """A question about one of the user's saved portfolios ("how has my Core India portfolio done?"):
+    the one whose name it contains, else the only one the user has."""
+    if not portfolios or not SAVED_PORTFOLIO_RE.search(question) or PORTFOLIO_RE.findall(question)[1:]:
+        return None
+    lowered = question.lower()
+    named = [pid for pid, name in portfolios if name.lower() in lowered]
+    chosen = named[:1] or ([portfolios[0][0]] if len(portfolios) == 1 else [])
+    if not chosen:
+        return None
+    return "saved_portfolio", {"portfolio_analyzer": {"portfolio_id": chosen[0]}}
 
 
 def plan_rules(question: str) -> tuple[str, Plan] | None:
@@ -188,7 +195,7 @@ NODE_TOOLS: dict[ToolNode, tuple[str, ...]] = {
     "financial_calculator": ("calculate_financial_metric",),
     "document_comparator": ("document_comparator",),
     "web_search": ("web_search",),
-    "market_data": ("get_stock_quote", "compute_metrics", "get_fundamentals", "get_price_history"),
+    "market_data": ("get_stock_quote", "compute_metrics", "get_fundamentals", "get_price_history", "compare_returns"),
     "portfolio_analyzer": ("analyze_portfolio",),
 }
 TOOL_NODES = tuple(NODE_TOOLS)

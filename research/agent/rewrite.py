@@ -15,7 +15,9 @@ from typing import Any
 from core.llm import LLMError, LLMProvider, LLMResponse
 from research.agent.answer import Composer
 from research.agent.prompts import WRITER_SYSTEM, writer_request
+from research.agent.relevance import assess, assess_market
 from research.agent.state import ChatState, llm_usage
+from research.agent.understand import Understanding, understanding_from_dict
 from research.agent.verify import verify_answer
 
 MAX_DRAFTS = 2  # one regeneration, then escalate
@@ -46,18 +48,62 @@ class Rewritten:
 
 
 def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]:
-    """Verify ``template`` against the composed claims, the tool outputs and the cited chunks."""
+    """Verify ``template``: every figure traced to its source (the claims, the tool outputs and
+    the cited chunks) AND the evidence answering the question (period, document, metric, aspects).
+    ``status`` is "verified" only when both hold; "unanswered" when the figures trace but the
+    evidence does not match the question; "failed" when a figure does not trace."""
     from research.agent import store
 
     ids = {int(x["chunk_id"]) for x in c.citations} | {int(x["chunk_id"]) for x in c.claims if x.get("chunk_id")}
-    return verify_answer(
+    figures = verify_answer(
         template,
         c.claims,
         question=state.get("resolved") or state["question"],
         outputs={r["key"]: r.get("output") for r in state.get("results", [])},
         chunk_texts=store.chunk_texts(ids),
         citations=c.citations,
+        names=_names(state),
+        web_texts=[
+            h["snippet"]
+            for r in state.get("results", [])
+            if r["node"] == "web_search" and r.get("ok")
+            for h in (r.get("output") or {}).get("results", [])
+        ],
     )
+    understood, passages = _understood(state)
+    answers = assess(understood, c, passages) if understood is not None else assess_market(c.question, c)
+    traced = figures["status"] == "verified"
+    status = "failed" if not traced else "unanswered" if answers["ok"] is False else "verified"
+    return {**figures, "status": status, "figures_traced": traced, "answers": answers}
+
+
+def _names(state: ChatState) -> list[str]:
+    """Names in the tool outputs (instruments, documents): text an answer may repeat with digits."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in ("name", "document_title", "title") and isinstance(item, str):
+                    found.append(item)
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk([r.get("output") for r in state.get("results", [])])
+    return found
+
+
+def _understood(state: ChatState) -> tuple[Understanding | None, dict[int, dict[str, Any]]]:
+    """The question's understanding and the retrieved passages by chunk id (from the rag results)."""
+    rag = [r for r in state.get("results", []) if r["node"] == "rag_search" and r.get("ok")]
+    if not rag:
+        return None, {}
+    out = rag[0].get("output") or {}
+    passages = {int(p["chunk_id"]): p for r in rag for p in (r.get("output") or {}).get("passages", [])}
+    return understanding_from_dict(out.get("understanding") or {}), passages
 
 
 def rewrite_answer(state: ChatState, c: Composer, writer: LLMProvider) -> Rewritten:
@@ -79,7 +125,7 @@ def rewrite_answer(state: ChatState, c: Composer, writer: LLMProvider) -> Rewrit
         if not reply.text.strip():
             return written  # nothing written: keep the verified extractive draft
         last_check = check_answer(state, reply.text, c)
-        if last_check["status"] == "verified":
+        if last_check["figures_traced"]:
             written.template, written.verification = reply.text, last_check
             return written
     # Every draft had figures that could not be verified: the reviewer sees the extractive draft.

@@ -44,6 +44,10 @@ class ChatState(TypedDict, total=False):
     turn_id: int
     question: str
     resolved: str  # the question after coreference resolution
+    # What the resolution pinned: {"document_ids"} after a series move, {"no_document"} when the
+    # series has none there, {"operands"} for a calculation on earlier figures, {"refuse"} when
+    # the earlier turns did not establish them.
+    scope: dict[str, Any]
     plan: dict[str, dict[str, Any]]  # next superstep: tool node -> its arguments
     plan_path: str  # which fast-path rule planned the turn, "llm" or "fallback"
     # Written by tool nodes that may run in the same superstep: merged by reducers.
@@ -85,6 +89,7 @@ def turn_input(*, turn_id: int, user_id: int, thread_id: str, question: str) -> 
         "thread_id": thread_id,
         "question": question,
         "resolved": "",
+        "scope": {},
         "plan": {},
         "plan_path": "",
         "results": Overwrite([]),

@@ -20,6 +20,7 @@ from django.utils import timezone
 from core.llm import LLMResponse
 from core.tools import call_tool
 from research.agent.state import GRAPH_NAME, ChatState
+from research.agent.understand import LibDoc
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import turn_memory
 from research.models import Chunk
@@ -76,6 +77,51 @@ def run_tool(state: ChatState, tool: str, args: dict[str, Any]) -> dict[str, Any
         "error": outcome.as_dict() if not outcome.ok else None,
         "latency_ms": outcome.latency_ms,
     }
+
+
+_LIBRARY_CACHE: dict[tuple[int, int], tuple[float, list[LibDoc]]] = {}
+_LIBRARY_TTL_SECONDS = 30.0
+
+
+def library(state: ChatState) -> list[LibDoc]:
+    """The documents the turn's user can see, as question understanding reads them. Kept per
+    process for a few seconds per (user, corpus version): every turn of a conversation asks."""
+    from research.retrieval.bm25 import corpus_version
+    from research.selectors import document_index
+
+    key = (int(state["user_id"]), corpus_version())
+    hit = _LIBRARY_CACHE.get(key)
+    if hit is not None and time.monotonic() - hit[0] < _LIBRARY_TTL_SECONDS:
+        return hit[1]
+    user = get_user_model().objects.get(pk=state["user_id"])
+    docs = [LibDoc(**row) for row in document_index(user=user)]
+    if len(_LIBRARY_CACHE) > 256:
+        _LIBRARY_CACHE.clear()
+    _LIBRARY_CACHE[key] = (time.monotonic(), docs)
+    return docs
+
+
+def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
+    """The first passage of a document that holds a member/vote table, as the search tool returns
+    passages ([] when it has none): search ranks such a run of names poorly, so it is looked up."""
+    from research.agent.tables import vote_tables
+    from research.selectors import document_passages
+    from research.tools import passage_out
+
+    user = get_user_model().objects.get(pk=state["user_id"])
+    for passage in document_passages(user=user, document_id=document_id, containing="vote"):
+        if vote_tables(passage.chunk.text):
+            return [passage_out(passage, user).model_dump(mode="json")]
+    return []
+
+
+def portfolios(state: ChatState) -> list[tuple[int, str]]:
+    """The saved portfolios the turn's user may see: (id, name), their own first."""
+    from portfolios.selectors import portfolio_list
+
+    user = get_user_model().objects.get(pk=state["user_id"])
+    rows = portfolio_list(user=user).values_list("id", "name", "owner_id")
+    return [(pid, name) for pid, name, owner in sorted(rows, key=lambda r: (r[2] != user.pk, r[0]))]
 
 
 def chunk_texts(ids: set[int]) -> dict[int, str]:

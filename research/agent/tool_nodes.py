@@ -14,8 +14,10 @@ from typing import Any
 from django.conf import settings
 
 from core.llm import LLMResponse
+from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence
 from research.agent.state import ChatState, llm_usage
+from research.agent.understand import Understanding, understand, understanding_from_dict
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -54,29 +56,94 @@ def _tool_update(
 
 
 def rag_search(state: ChatState) -> dict[str, Any]:
+    """Search the documents the question points at; when the best document's passages leave an
+    asked aspect uncovered (the vote table, the decision), search that document again for it."""
     from research.agent import store
 
     started = time.perf_counter()
     args = _plan_args(state, "rag_search")
     query = args.get("query") or state.get("resolved") or state["question"]
-    call_args = {"query": query, "top_k": settings.AGENT_RAG_TOP_K, "filters": args.get("filters") or {}}
+    understood = args.get("understanding") or understand(query, store.library(state)).as_dict()
+    if args.get("no_document"):
+        result = _no_document_result(query, args, understood)
+        return _tool_update(state, "rag_search", result, started)
+    filters = args.get("filters") or {}
+    # Within the few documents a question names, read more of them: the evidence chooser, not the
+    # ranking, decides which sentence answers (a mixed-topic chunk can rank low yet hold it).
+    narrow = 0 < len(filters.get("document_ids") or []) <= 3
+    top_k = max(settings.AGENT_RAG_TOP_K, settings.AGENT_RAG_NARROW_TOP_K if narrow else 0)
+    call_args = {"query": query, "top_k": top_k, "filters": filters}
     result = store.run_tool(state, "search_financial_documents", call_args)
     if result["ok"]:
-        passages = result["output"]["passages"]
-        picked = best_sentence(query, passages)
-        vector = max((p["retrievers"].get("vector", {}).get("score", 0.0) for p in passages), default=0.0)
-        coverage = picked[2] if picked else 0.0
-        # Keyword coverage of the best sentence and semantic similarity, weighted equally.
-        result["confidence"] = round(0.5 * coverage + 0.5 * max(0.0, vector), 3) if passages else 0.0
+        u = understanding_from_dict(understood)
+        passages = _complete(state, query, u, result["output"]["passages"])
+        result["output"] = {**result["output"], "passages": passages, "understanding": understood}
+        result["confidence"] = _confidence(query, u, passages)
     return _tool_update(state, "rag_search", result, started)
+
+
+def _no_document_result(query: str, args: dict[str, Any], understood: dict[str, Any]) -> dict[str, Any]:
+    """The library has no document for what the question names: a result that says so (no search)."""
+    output = {"query": query, "passages": [], "understanding": understood, "no_document": args["no_document"]}
+    return {"tool": "search_financial_documents", "ok": True, "args": args, "output": output, "error": None}
+
+
+def _complete(state: ChatState, query: str, u: Understanding, passages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``passages`` plus, for each aspect the chosen document's passages do not cover, the best
+    passages of that document for it (one extra search per aspect, at most two)."""
+    from research.agent import store
+
+    ev = choose(query, u, passages)
+    if ev is None or not ev.uncovered:
+        return passages
+    seen = {p["chunk_id"] for p in passages}
+    wanted = set(ev.uncovered)
+    if wanted & {"who", "count"}:
+        tables = [p for p in store.table_passages(state, ev.document_id) if p["chunk_id"] not in seen]
+        passages = passages + tables
+        seen |= {p["chunk_id"] for p in tables}
+        wanted -= {"who", "count"} if tables else set()
+    for query_text in dict.fromkeys(aspect_query(a, u, query) for a in sorted(wanted)):
+        extra = store.run_tool(
+            state,
+            "search_financial_documents",
+            {"query": query_text, "top_k": 4, "filters": {"document_ids": [ev.document_id]}},
+        )
+        for passage in (extra["output"] or {}).get("passages", []) if extra["ok"] else []:
+            if passage["chunk_id"] not in seen:
+                seen.add(passage["chunk_id"])
+                passages.append(passage)
+    return passages
+
+
+def _confidence(query: str, u: Understanding, passages: list[dict[str, Any]]) -> float:
+    """How sure the retrieval is that it found the answer: the evidence names the metric and the
+    target period and covers the aspects asked; without a metric, keyword coverage and similarity."""
+    if not passages:
+        return 0.0
+    ev = choose(query, u, passages)
+    if ev is None:
+        return 0.0
+    if u.metrics or u.targets or u.aspects & {"who", "count", "change"}:
+        if not ev.metric_found:
+            return 0.2
+        return 0.9 if ev.target_found and not ev.uncovered else 0.6
+    picked = best_sentence(query, passages)
+    vector = max((p["retrievers"].get("vector", {}).get("score", 0.0) for p in passages), default=0.0)
+    coverage = picked[2] if picked else 0.0
+    # Keyword coverage of the best sentence and semantic similarity, weighted equally.
+    return round(0.5 * coverage + 0.5 * max(0.0, vector), 3)
 
 
 def financial_calculator(state: ChatState) -> dict[str, Any]:
     from research.agent import store
 
     started = time.perf_counter()
-    expression = _plan_args(state, "financial_calculator").get("expression", "")
-    result = store.run_tool(state, "calculate_financial_metric", {"expression": expression})
+    args = _plan_args(state, "financial_calculator")
+    result = store.run_tool(state, "calculate_financial_metric", {"expression": args.get("expression", "")})
+    if result["ok"] and args.get("operands"):
+        # The figures of earlier turns the calculation uses, with their sources (named in the answer).
+        result["output"] = {**result["output"], "operands": args["operands"]}
     return _tool_update(state, "financial_calculator", result, started)
 
 

@@ -24,7 +24,8 @@ from typing import Any
 from portfolios import recompute
 
 CLAIM_REF = re.compile(r"\[\[(c\d+)\]\]")
-SOURCE_MARK = re.compile(r"\[(?:Source|Calculated|Note):[^\]]*\]")  # notes: tool messages, not figures
+# Marks whose text is not a figure: a citation, a calculation, a tool's note, a link to a page.
+SOURCE_MARK = re.compile(r"\[(?:Source|Calculated|Note|Link):[^\]]*\]")
 QUOTE = re.compile(r"“([^”]*)”")
 DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+[A-Z][a-z]+\s+\d{4}\b|\b[A-Z][a-z]+\s+\d{1,2},?\s+\d{4}\b"
@@ -196,6 +197,21 @@ def _upto(bars: BarsFetcher, symbol: str, as_of: Any) -> tuple[list[dt.date], li
     return list(dates[:cut]), [float(c) for c in closes[:cut]]
 
 
+def _horizon_value(bars: BarsFetcher, out: Any, path: list[Any], field: str) -> float:
+    """A compare_returns figure re-derived from the bars: the baseline must be the last bar on or
+    before the horizon's start, the end a bar of its own, and the return their ratio."""
+    row = out["rows"][path[1]] if path[0] == "rows" else out["benchmark"]
+    dates, closes = bars(row["symbol"])
+    i = bisect.bisect_right(list(dates), _as_of(out["requested_start"])) - 1
+    if i < 0 or dates[i] != _as_of(row["start_date"]):
+        raise CannotRecompute(
+            f"{row['symbol']}: the baseline is not the last bar on or before {out['requested_start']}"
+        )
+    _, upto_end = _upto(bars, row["symbol"], row["end_date"])
+    start, end = float(closes[i]), upto_end[-1]
+    return {"start_close": start, "end_close": end, "return_pct": (end / start - 1.0) * 100.0}[field]
+
+
 def recompute_tool_claim(
     claim: dict[str, Any], output: Any, bars: BarsFetcher, memo: dict[str, Any] | None = None
 ) -> tuple[str, float | None]:
@@ -212,6 +228,13 @@ def recompute_tool_claim(
         # A raw bar: the cache's close on the date the output gives for that bar.
         _, closes = _upto(bars, out["symbol"], out["bars"][path[1]]["date"])
         return "bars", closes[-1]
+    if tool == "compare_returns" and field in ("return_pct", "start_close", "end_close"):
+        return "bars", _horizon_value(bars, out, path, field)
+    if tool == "analyze_portfolio" and len(path) == 3 and path[0] == "assets" and field == "total_return":
+        # One holding's total return over the analysed window: its closes on the first and last day.
+        symbol = out["assets"][path[1]]["symbol"]
+        first, last = _upto(bars, symbol, out["start"])[1][-1], _upto(bars, symbol, out["end"])[1][-1]
+        return "bars", last / first - 1.0
     if tool == "analyze_portfolio" and path == [field] and field in recompute.PORTFOLIO_RECOMPUTE:
         from django.conf import settings
 
@@ -263,12 +286,35 @@ def check_claim(
         if abs(float(recomputed) - float(claim["value"])) > 1e-6 * max(1.0, abs(float(recomputed))):
             return f"{claim['id']}: recomputed {float(recomputed):.6g}, the claim says {claim['value']}"
         return None
+    if kind == "table":
+        from research.agent.tables import recount
+
+        counted = recount(chunk_texts.get(int(claim.get("chunk_id", 0)), ""))
+        if counted != (int(claim["value"]), int(claim.get("against", -1))):
+            return f"{claim['id']}: re-counting the table gives {counted}, the claim says {claim['display']!r}"
+        return None
     if kind == "quote":
         text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
         if str(claim.get("quote_figure", claim["display"])) not in text:
             return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
         return None
     return f"{claim.get('id')}: unknown claim kind {kind!r}"
+
+
+def _stray_figures(text: str, question: str, names: Sequence[str]) -> list[str]:
+    """Numbers left once claims, quotes, marks, names, dates and window names are taken out: each
+    one is a figure nothing vouches for (unless the question itself wrote it)."""
+    text = SOURCE_MARK.sub(" ", QUOTE.sub(" ", text))
+    # Names are not figures: "NIFTY 50", a document titled "Desk note 7" (longest first).
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = text.replace(name, " ")
+    text = WINDOW.sub(" ", DATE.sub(" ", text))
+    allowed = set(_numbers(DATE.sub(" ", question)))
+    return [
+        f"the figure {number} is neither a tool claim nor a quoted passage"
+        for number in _numbers(text)
+        if number not in allowed
+    ]
 
 
 def verify_answer(
@@ -280,9 +326,12 @@ def verify_answer(
     chunk_texts: dict[int, str],
     citations: list[dict[str, Any]],
     bars: BarsFetcher = cached_bars,
+    names: Sequence[str] = (),
+    web_texts: Sequence[str] = (),
 ) -> dict[str, Any]:
     """``{"status": "verified"|"failed", "checked": n, "problems": [...], "claims": [...]}`` where
-    ``claims`` says how each tool claim was checked (recomputed from bars, or output only)."""
+    ``claims`` says how each tool claim was checked (recomputed from bars, or output only).
+    ``names`` are names the answer may spell with digits (instruments, cited documents)."""
     problems: list[str] = []
     memo: dict[str, Any] = {}  # one cache read per symbol, one return series per portfolio
 
@@ -302,19 +351,14 @@ def verify_answer(
         if problem:
             problems.append(problem)
     cited = [" ".join(chunk_texts.get(int(c.get("chunk_id") or 0), "").split()) for c in citations]
+    # A quoted web result must be verbatim in the result the search tool returned (its snippet).
+    cited += [" ".join(text.split()) for text in web_texts]
     text = CLAIM_REF.sub(" ", template)
     for quote in QUOTE.findall(text):
         plain = " ".join(quote.split()).strip(" .…")
         if not any(plain and plain in body for body in cited):
             problems.append(f"the quote “{quote[:60]}…” is not verbatim in a cited passage")
-    text = QUOTE.sub(" ", text)
-    text = SOURCE_MARK.sub(" ", text)
-    text = DATE.sub(" ", text)
-    text = WINDOW.sub(" ", text)
-    allowed = set(_numbers(DATE.sub(" ", question)))
-    for number in _numbers(text):
-        if number not in allowed:
-            problems.append(f"the figure {number} is neither a tool claim nor a quoted passage")
+    problems += _stray_figures(text, question, names)
     checks = [
         {"id": c["id"], "recompute": c.get("recompute"), "recomputed": c.get("recomputed")}
         for c in claims

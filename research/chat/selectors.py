@@ -56,6 +56,7 @@ def turn_memory(*, turn_id: int, size: int) -> list[dict[str, Any]]:
             answer=render_text(t.answer, t.claims),
             figures=t.figures,
             subjects=t.subjects,
+            documents=[c["document_id"] for c in t.citations if c.get("document_id")],
         )
         for t in reversed(list(earlier))
     ]

@@ -23,6 +23,20 @@ from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_tu
 _SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
 _CALC = re.compile(r"\[Calculated: ([^\]]+)\]")
 _NOTE = re.compile(r"\[Note: ([^\]]+)\]")
+_LINK = re.compile(r"\[Link: ([^\]|]+) \| (/[^\]\s]*)\]")  # only links into this site
+
+
+def _paragraph(text: str) -> str:
+    """One paragraph of the (already escaped) answer: a table when every line is a "| … |" row
+    (the "|---|" rule line is dropped), else a paragraph."""
+    lines = [line.strip() for line in text.strip().split("\n")]
+    if len(lines) >= 2 and all(line.startswith("|") and line.endswith("|") for line in lines):
+        rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines if not set(line) <= set("|-: ")]
+        head = "".join(f"<th>{cell}</th>" for cell in rows[0])
+        body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows[1:])
+        table = f'<table class="table answer-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        return f'<div class="table-wrap">{table}</div>'
+    return f"<p>{text}</p>"
 
 
 def answer_html(turn: Turn) -> SafeString:
@@ -48,9 +62,12 @@ def answer_html(turn: Turn) -> SafeString:
             )
         )
 
+    referenced = set(CLAIM_REF.findall(turn.answer))
     html = CLAIM_REF.sub(figure, html)
     for claim in turn.claims:
-        if claim.get("kind") == "quote" and claim.get("verified"):
+        # A quote's figure not already written as a reference: mark it inside the quote (a referenced
+        # one is a link already, and a link inside a link breaks).
+        if claim.get("kind") == "quote" and claim.get("verified") and claim["id"] not in referenced:
             shown = str(escape(claim["display"]))
             link = format_html(
                 '<a class="fig verified" href="#claim-{}-{}" title="{}">{}</a>',
@@ -70,7 +87,8 @@ def answer_html(turn: Turn) -> SafeString:
     )
     html = _CALC.sub(lambda m: f'<span class="calc">[Calculated: <code>{m.group(1)}</code>]</span>', html)
     html = _NOTE.sub(lambda m: f'<span class="note muted">{m.group(1)}</span>', html)
-    paragraphs = "".join(f"<p>{p}</p>" for p in html.split("\n\n") if p.strip())
+    html = _LINK.sub(lambda m: f'<a class="answer-link" href="{m.group(2)}">{m.group(1)}</a>', html)
+    paragraphs = "".join(_paragraph(p) for p in html.split("\n\n") if p.strip())
     return mark_safe(paragraphs)  # noqa: S308 — built from escaped text and format_html fragments
 
 

@@ -285,6 +285,10 @@ def parse_html(data: bytes) -> list[Page]:
 
 
 def parse(kind: str, data: bytes) -> list[Page]:
+    if kind == Document.Kind.PAGES:
+        from research.ingest.pages import parse_pages
+
+        return parse_pages(data)
     if kind == Document.Kind.PDF:
         return parse_pdf(data)
     if kind == Document.Kind.HTML:

@@ -9,6 +9,7 @@ from django.conf import settings
 
 from research.ingest.chunking import ChunkDraft, chunk_pages
 from research.ingest.parsers import Page, ParseError, parse
+from research.retrieval.embed_cache import embed_texts
 from research.retrieval.embeddings import get_embedder
 
 Progress = Callable[[float, str], None]
@@ -31,11 +32,14 @@ def build_chunks(
     if not drafts:
         raise ParseError("no text could be extracted (a scanned PDF needs OCR first).")
     report(0.15, f"Embedding {len(drafts)} passages")
-    # Large batches keep the model busy; progress is reported between them.
-    step = settings.RESEARCH_EMBED_PROGRESS_STEP
-    parts = []
-    for start in range(0, len(drafts), step):
-        parts.append(embedder.embed([d.text for d in drafts[start : start + step]]))
-        done = min(len(drafts), start + step)
-        report(0.15 + 0.85 * done / len(drafts), f"Embedded {done} of {len(drafts)} passages")
-    return pages, drafts, np.vstack(parts)
+    # Large batches keep the model busy; progress is reported between them. Texts embedded
+    # before by the same model come from the embedding cache (research/retrieval/embed_cache.py).
+    total = len(drafts)
+
+    def embedded(done: int) -> None:
+        report(0.15 + 0.85 * done / total, f"Embedded {done} of {total} passages")
+
+    vectors, _ = embed_texts(
+        embedder, [d.text for d in drafts], step=settings.RESEARCH_EMBED_PROGRESS_STEP, progress=embedded
+    )
+    return pages, drafts, vectors

@@ -83,6 +83,13 @@ class Bm25Index:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def document_frequency(self, term: str) -> int:
+        """In how many rows (chunks) ``term`` occurs."""
+        col = self.vocab.get(term)
+        if col is None or col >= self.matrix.shape[1]:
+            return 0
+        return int(self.matrix.indptr[col + 1] - self.matrix.indptr[col])
+
     def _columns(self, query: str | Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         tokens = tokenize(query) if isinstance(query, str) else list(query)
         # The vocabulary is shared with later refreshes and only grows; ignore newer terms.

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research.retrieval.bm25 import process_index
 from research.retrieval.embeddings import get_embedder
+from research.retrieval.exact import exact_ranking
 from research.retrieval.fusion import rrf
 
 Mode = Literal["hybrid", "bm25", "vector"]
@@ -104,10 +105,43 @@ def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | No
     return [(int(chunk_id), 1.0 - float(distance)) for chunk_id, distance in rows]
 
 
+def _texts(ids: list[int]) -> dict[int, str]:
+    from research.models import Chunk
+
+    return dict(Chunk.objects.filter(id__in=ids).values_list("id", "text")) if ids else {}
+
+
+def _exact_list(query: str, bm25_hits: list[tuple[int, float]], index: Any) -> list[tuple[int, float]]:
+    """The BM25 candidates holding exact evidence for the query (research/retrieval/exact.py)."""
+    texts = _texts([cid for cid, _ in bm25_hits])
+    candidates = [(cid, texts[cid]) for cid, _ in bm25_hits if cid in texts]
+    ranked = exact_ranking(query, candidates, index.document_frequency, len(index))
+    return [(cid, 1.0) for cid in ranked]
+
+
+def _distinct(ranked: list[tuple[int, float, dict[str, int]]], top_k: int) -> list[tuple[int, float, dict[str, int]]]:
+    """The first ``top_k`` of ``ranked`` whose text is not already in the list: the same passage
+    from two copies of a document (uploaded before copies were linked) is returned once."""
+    texts = _texts([cid for cid, _, _ in ranked])
+    seen: set[str] = set()
+    kept = []
+    for item in ranked:
+        key = " ".join(texts.get(item[0], str(item[0])).split()).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(item)
+        if len(kept) == top_k:
+            break
+    return kept
+
+
 def hybrid_search(
     *, user: Any, query: str, top_k: int, filters: SearchFilters | None = None, mode: Mode = "hybrid"
 ) -> list[RankedChunk]:
-    """Best ``top_k`` chunks for ``query`` among what ``user`` may see, best first."""
+    """Best ``top_k`` distinct chunks for ``query`` among what ``user`` may see, best first: BM25
+    and vector lists fused by RRF, plus, in hybrid mode, the passages holding the query's exact
+    phrase or rare terms (``research/retrieval/exact.py``)."""
     allowed = allowed_document_ids(user=user, filters=filters)
     if not allowed or not query.strip():
         return []
@@ -116,7 +150,14 @@ def hybrid_search(
     vector_depth = max(settings.RESEARCH_VECTOR_CANDIDATES, top_k) if mode == "hybrid" else top_k
     lists: dict[str, list[tuple[int, float]]] = {}
     if mode in ("hybrid", "bm25"):
-        lists["bm25"] = process_index.get().top(query, bm25_depth, allowed)
+        index = process_index.get()
+        depth = max(bm25_depth, settings.RESEARCH_EXACT_CANDIDATES if mode == "hybrid" else 0)
+        bm25_hits = index.top(query, depth, allowed)
+        lists["bm25"] = bm25_hits[:bm25_depth]
+        if mode == "hybrid":
+            exact = _exact_list(query, bm25_hits, index)
+            if exact:
+                lists["exact"] = exact
     if mode in ("hybrid", "vector"):
         lists["vector"] = vector_top(query_vector(query), vector_depth, allowed)
     raw = {name: dict(hits) for name, hits in lists.items()}
@@ -126,11 +167,6 @@ def hybrid_search(
         weights=settings.RESEARCH_RRF_WEIGHTS,
     )
     return [
-        RankedChunk(
-            chunk_id=cid,
-            score=score,
-            ranks=ranks,
-            scores={name: raw[name][cid] for name in ranks},
-        )
-        for cid, score, ranks in fused[:top_k]
+        RankedChunk(chunk_id=cid, score=score, ranks=ranks, scores={name: raw[name][cid] for name in ranks})
+        for cid, score, ranks in _distinct(fused[: 2 * top_k + 5], top_k)
     ]

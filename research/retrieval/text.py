@@ -41,5 +41,20 @@ STOPWORDS = frozenset(
 )
 
 
+# A light suffix stripper, so "moderated" meets "moderate" and "projected" meets "projection":
+# documents and questions inflect the same word differently, and BM25 only counts equal tokens.
+# Longest suffix first; the stem keeps at least four letters; numbers are left alone.
+_SUFFIXES = ("ations", "ation", "ings", "ions", "ing", "ion", "edly", "ed", "es", "ly", "s", "e")
+
+
+def stem(token: str) -> str:
+    if not token.isalpha():
+        return token
+    for suffix in _SUFFIXES:
+        if token.endswith(suffix) and len(token) - len(suffix) >= 4:
+            return token[: -len(suffix)]
+    return token
+
+
 def tokenize(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]

@@ -41,7 +41,7 @@ def test_results_carry_per_retriever_ranks_and_scores(corpus: Corpus, analyst: A
     assert len(passages) == 5
     assert passages == sorted(passages, key=lambda p: -p.score)
     top = passages[0]
-    assert set(top.ranks) <= {"bm25", "vector"} and top.ranks
+    assert set(top.ranks) <= {"bm25", "vector", "exact"} and top.ranks
     weights, k = settings.RESEARCH_RRF_WEIGHTS, settings.RESEARCH_RRF_K
     expected = sum(weights[name] / (k + rank) for name, rank in top.ranks.items())
     assert top.score == pytest.approx(expected)
@@ -87,7 +87,7 @@ def test_tool_returns_passages_with_citations(corpus: Corpus, analyst: Any) -> N
     assert first["citation"] == f"RBI Annual Report 2023-24, p. {first['page']}"
     assert "63" in [p["page"] for p in data["passages"]]
     assert first["url"].startswith(f"/research/documents/{corpus.report.pk}/?page=")
-    assert set(first["retrievers"]) <= {"bm25", "vector"}
+    assert set(first["retrievers"]) <= {"bm25", "vector", "exact"}
     assert first["retrievers"]
     assert first["issuer"] == "Reserve Bank of India" and first["doc_date"] == "2024-05-30"
 

@@ -62,6 +62,24 @@ def mpc_corpus(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[st
             cursor.execute("TRUNCATE reviews_auditevent")
 
 
+@pytest.fixture(scope="module")
+def demo_library(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The whole shipped corpus (every MPC minutes and the Annual Report) as team documents, for
+    one module; by original file stem. Loading takes ~20 s with the embedding cache warm."""
+    from django.db import connection
+
+    from core.services import user_ensure
+    from tests.research.corpus import load_demo_corpus, remove_documents
+
+    with django_db_blocker.unblock():
+        owner, _ = user_ensure(email="demo-library@example.test", roles=["analyst"], password=None)
+        yield load_demo_corpus(owner)
+        remove_documents(owner)
+        owner.delete()
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE reviews_auditevent")  # audit rows refuse DELETE
+
+
 @pytest.fixture
 def ask(analyst: Any, django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
     """``ask(question, conversation=None)`` → the finished turn, run in-process as the worker would

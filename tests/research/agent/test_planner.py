@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.memory import previous_meeting, resolve
+from research.agent.memory import resolve
 from research.agent.planner import find_tickers, plan_rules
 
 QUESTIONS = json.loads((Path(__file__).with_name("analyst_questions.json")).read_text())
@@ -42,12 +42,10 @@ def test_rule_plans_carry_the_right_arguments() -> None:
     assert plan["portfolio_analyzer"] == {"tickers": ["INFY.NS", "TCS.NS", "HDFCBANK.NS"], "weights": [0.4, 0.3, 0.3]}
     _, plan = plan_rules("Compare TCS and INFY") or ("", {})
     assert [c["ticker"] for c in plan["market_data"]["calls"]] == ["TCS.NS", "INFY.NS"]
+    # The rule only routes to the documents; the planner node turns the question into filters
+    # against the user's library (tests/research/agent/test_understanding.py).
     _, plan = plan_rules("What policy repo rate did the MPC decide at its August 2024 meeting?") or ("", {})
-    assert plan["rag_search"]["filters"] == {
-        "date_from": "2024-08-01",
-        "date_to": "2024-09-30",
-        "doc_types": ["mpc_minutes"],
-    }
+    assert plan["rag_search"]["filters"] == {}
     _, plan = plan_rules("What is the repo rate in August 2024 and what is the price of INFY?") or ("", {})
     assert set(plan) == {"rag_search", "market_data"}  # one parallel superstep
 
@@ -55,11 +53,6 @@ def test_rule_plans_carry_the_right_arguments() -> None:
 def test_tickers_by_symbol_and_company_name() -> None:
     assert find_tickers("Compare Infosys with tata consultancy and AAPL") == ["INFY.NS", "TCS.NS", "AAPL"]
     assert find_tickers("what did the RBI and the MPC decide") == []
-
-
-def test_previous_meeting_follows_the_bimonthly_calendar() -> None:
-    assert previous_meeting(8, 2024) == (6, 2024)
-    assert previous_meeting(2, 2024) == (12, 2023)
 
 
 def _turn(resolved: str, figures: list[dict[str, Any]] | None = None, subjects: list[str] | None = None) -> dict:
@@ -75,16 +68,18 @@ def _turn(resolved: str, figures: list[dict[str, Any]] | None = None, subjects: 
 def test_follow_ups_resolve_by_rules() -> None:
     first = _turn(
         "What policy repo rate did the MPC decide at its August 2024 meeting?",
-        [{"label": "policy repo rate", "value": "6.50", "period": "2024-08"}],
+        [{"label": "policy repo rate", "value": "6.50", "period": "2024-08", "metric": "repo", "primary": True}],
     )
-    resolved, rule = resolve("and at the previous meeting?", [first])
-    assert rule == "previous_meeting" and "June 2024" in resolved
-    second = _turn(resolved, [{"label": "policy repo rate", "value": "6.25", "period": "2024-06"}])
-    resolved, rule = resolve("what is the percentage change between those two?", [first, second])
-    # Oldest period first: from June (6.25) to August (6.50).
+    second = _turn(
+        "What policy repo rate did the MPC decide at its June 2024 meeting?",
+        [{"label": "policy repo rate", "value": "6.25", "period": "2024-06", "metric": "repo", "primary": True}],
+    )
+    resolved, rule, scope = resolve("what is the percentage change between those two?", [first, second])
+    # Oldest period first: from June (6.25) to August (6.50); the operands travel with their sources.
     assert rule == "between_those_two" and resolved.startswith("pct_change(6.25, 6.50)")
-    resolved, rule = resolve("and the previous year?", [_turn("What was CPI inflation in 2023-24?")])
+    assert [f["value"] for f in scope["operands"]] == ["6.25", "6.50"]
+    resolved, rule, _ = resolve("and the previous year?", [_turn("What was CPI inflation in 2023-24?")])
     assert rule == "previous_year" and "2022-23" in resolved
-    resolved, rule = resolve("how does it compare with INFY?", [_turn("Price of TCS", subjects=["TCS"])])
+    resolved, rule, _ = resolve("how does it compare with INFY?", [_turn("Price of TCS", subjects=["TCS"])])
     assert rule == "compare_with" and resolved == "Compare TCS and INFY"
     assert resolve("What is the price of TCS?", [])[1] == "none"

@@ -1,0 +1,212 @@
+"""The document answer on the deterministic engine: one direct answer line in plain words, then the
+quoted evidence with its citations.
+
+* A rate decision reads "In RBI MPC Minutes, February 2019, the policy repo rate was cut by 25 basis
+  points to 6.25 per cent." — the verb and both figures parsed from the quoted sentence.
+* A vote reads "The vote was 4–2: for — …; against — …" — names and counts from the parsed table.
+* A level reads "CPI inflation (Q3 2024-25): 4.6 per cent, according to …".
+* No document for the named period: "The library has no … for October 2022", with the nearest
+  documents of the series; evidence for another period: "… for 2023-24, not for 2024-25".
+
+Every figure is a ``[[cN]]`` claim on a quoted passage or the parsed table. Pure: no database.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from research.agent.composer import Composer
+from research.agent.evidence import Candidate, Evidence, choose
+from research.agent.extract import figures_in
+from research.agent.lexicon import Metric
+from research.agent.periods import Period, find_periods, mentions
+from research.agent.tables import VoteTable, join_names
+from research.agent.understand import Understanding, understanding_from_dict
+
+_NUM = r"(\d+(?:\.\d+)?)"
+UNCHANGED_RE = re.compile(rf"\bunchanged at {_NUM}\s*(per cent|%)", re.I)
+_VERB = (
+    r"(?P<verb>reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|moderat\w*|declin\w*|rose|fell|eased|grew|"
+    r"decelerat\w*|accelerat\w*)"
+)
+# "reduce ... by 25 basis points from 6.5 per cent to 6.25 per cent",
+# "moderated by 1.3 percentage points to 5.4 per cent"
+MOVED_RE = re.compile(
+    rf"\b{_VERB}\b[^;•]{{0,80}}?\bby (?P<by>\d+(?:\.\d+)?)\s*(?P<unit>basis points|bps|percentage points?)"
+    rf"(?:[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%))?",
+    re.I,
+)
+# "Increase the policy repo rate ... to 5.40 per cent" (no size of the move given)
+MOVED_TO_RE = re.compile(rf"\b{_VERB}\b[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%)", re.I)
+_CUT = ("reduc", "cut", "lower")
+_RAISE = ("increas", "rais", "hik")
+
+
+def _doc_name(passage: dict[str, Any]) -> str:
+    return str(passage.get("document_title") or passage["citation"].rsplit(", p.", 1)[0])
+
+
+def _verb(word: str) -> str:
+    word = word.lower()
+    return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
+
+
+def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, Any]) -> str | None:
+    """ "…the policy repo rate was cut by 25 basis points to 6.25 per cent." from one sentence: the
+    verb, the size of the move and the new level all parsed from it."""
+    s, p = cand.sentence, cand.passage
+    m = MOVED_RE.search(s) or MOVED_TO_RE.search(s)
+    if m is not None:
+        groups = m.groupdict()
+        level = c.quote_claim(p, groups["to"], "per cent", metric.label, **memo) if groups.get("to") else ""
+        move = c.quote_claim(p, groups["by"], groups["unit"], f"change in {metric.label}") if groups.get("by") else ""
+        verb = _verb(groups["verb"])
+        action = " ".join(x for x in (verb, f"by {move}" if move else "", f"to {level}" if level else "") if x)
+        if verb in ("cut", "raised"):
+            return f"In {_doc_name(p)}, the {metric.label} was {action}."
+        return f"In {_doc_name(p)}, {metric.label} {action}."
+    if m := UNCHANGED_RE.search(s):
+        level = c.quote_claim(p, m.group(1), "per cent", metric.label, **memo)
+        return f"In {_doc_name(p)}, the {metric.label} was kept unchanged at {level}."
+    return None
+
+
+def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
+    """The figure the question asks for: the first after the target period's mention, else after
+    the metric's name, else the sentence's first."""
+    found = figures_in(sentence)
+    percent = not u.metrics or u.metrics[0].percent
+    levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
+    preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]
+    figures = preferred or levels or found  # a level is a per-cent figure (or an amount), not a move
+    if not figures:
+        return None
+    anchors: list[int] = []
+    for target in u.targets:
+        anchors += [p.at for p in find_periods(sentence) if p.label == target.label]
+        q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind == "quarter" else None
+        anchors += [q.start()] if q else []
+    for metric in u.metrics:
+        for term in metric.terms:
+            at = sentence.lower().find(term)
+            if at >= 0:
+                anchors.append(at)
+                break
+    for anchor in sorted(anchors, reverse=True):
+        after = [f for f in figures if f[0] > anchor]
+        if after:
+            return after[0][1], after[0][2]
+    return figures[0][1], figures[0][2]
+
+
+def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:
+    figure = _anchor_figure(cand.sentence, u)
+    if figure is None:
+        return None
+    label = u.metrics[0].label if u.metrics else "The figure"
+    period = f" ({', '.join(t.label for t in u.targets)})" if u.targets else ""
+    ref = c.quote_claim(cand.passage, figure[0], figure[1], u.metrics[0].label if u.metrics else "figure", **memo)
+    return f"{label[:1].upper()}{label[1:]}{period}: {ref}, according to {_doc_name(cand.passage)}."
+
+
+def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
+    split = c.table_claim(
+        passage, display=table.split, value=len(table.yes), against=len(table.no), label="vote (for–against)"
+    )
+    against = f"; against — {join_names(table.no)}" if table.no else " (unanimous)"
+    return f"The vote in {_doc_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
+
+
+def _memo(u: Understanding, cand: Candidate) -> dict[str, Any]:
+    return {
+        "metric": u.metrics[0].key if u.metrics else "",
+        "target": ", ".join(t.label for t in u.targets),
+        "answers": cand.metric_ok and cand.target_ok,
+        "primary": True,
+    }
+
+
+def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
+    lines: list[str] = []
+    figure_asked = u.aspects & {"change", "level"}
+    for cand in ev.chosen:
+        if not figure_asked or c.figures:
+            break
+        memo = _memo(u, cand)
+        line = _decision_line(c, cand, u.metrics[0], memo) if u.metrics and "change" in u.aspects else None
+        lines.append(line or _level_line(c, cand, u, memo) or "")
+    if ev.table is not None:
+        lines.append(_vote_line(c, *ev.table))
+    return " ".join(x for x in lines if x) or None
+
+
+def _quote_evidence(c: Composer, ev: Evidence) -> None:
+    for cand in ev.chosen:
+        c.quote(cand.passage, cand.sentence, "figure", figure_claim=False)
+    if ev.table is not None:
+        passage, table = ev.table
+        caption = table.caption if len(table.text) > 600 else table.text
+        c.parts.append(f"“{caption}” {c.cite(passage, caption)}")
+
+
+def _other_period_line(c: Composer, question: str, u: Understanding, passages: list[dict[str, Any]]) -> bool:
+    """Evidence for the metric exists, but for another period than the one asked: say so."""
+    asked = u.targets[0]
+    relaxed = Understanding(metrics=u.metrics, aspects={"level"}, doc_types=u.doc_types, mine=u.mine)
+    ev = choose(question, relaxed, passages)
+    if ev is None or not ev.chosen or (u.metrics and not ev.chosen[0].metric_ok):
+        return False
+    cand = ev.chosen[0]
+    other = [p for p in find_periods(cand.sentence) if p.kind == asked.kind and not mentions(cand.sentence, asked)]
+    if not other:
+        return False  # no figure for a named other period: escalate rather than guess
+    found = other[0].label
+    shifted = Understanding(metrics=u.metrics, targets=other[:1], aspects={"level"})
+    figure = _anchor_figure(cand.sentence, shifted)
+    what = u.metrics[0].label if u.metrics else "this figure"
+    ref = c.quote_claim(cand.passage, *figure, what, answers=False, target=found) if figure else "a figure"
+    c.parts.append(
+        f"The library has the {what} for {found} ({ref}, in {_doc_name(cand.passage)}), not for {asked.label}."
+    )
+    c.quote(cand.passage, cand.sentence, what, figure_claim=False)
+    c.outcome = "no_document"
+    return True
+
+
+def _no_document(c: Composer, info: dict[str, Any]) -> None:
+    asked = info.get("asked") or "the period asked"
+    what = info.get("family") or ("uploaded note" if info.get("mine") else "document")
+    text = f"The library has no {what} for {asked}; I did not answer from another period."
+    nearest = [d["title"] for d in (info.get("before"), info.get("after")) if d]
+    if nearest:
+        text += " The nearest it has: " + " and ".join(nearest) + "."
+    c.parts.append(text)
+    c.outcome = "no_document"
+
+
+def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
+    """The rag_search result ``out`` as a direct answer line and quoted evidence."""
+    u = understanding_from_dict(out.get("understanding") or {})
+    if out.get("no_document"):
+        _no_document(c, out["no_document"])
+        return
+    passages = out.get("passages") or []
+    ev = choose(c.question, u, passages)
+    if ev is None:
+        c.parts.append("[Note: the library has no passage about this.]")
+        c.outcome = "escalate"
+        return
+    if u.targets and not ev.target_found and _other_period_line(c, c.question, u, passages):
+        return
+    line = _direct_line(c, ev, u)
+    if line:
+        c.parts.append(line)
+    _quote_evidence(c, ev)
+    c.assessment = {"uncovered": sorted(ev.uncovered), "metric_found": ev.metric_found, "target_found": ev.target_found}
+    if (u.metrics and not ev.metric_found) or (u.aspects & {"change", "level"} and not c.figures and not ev.table):
+        c.outcome = "escalate"
+
+
+def period_text(periods: list[Period]) -> str:
+    return ", ".join(p.label for p in periods)

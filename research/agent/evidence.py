@@ -1,0 +1,206 @@
+"""Choosing the evidence for a document answer: the smallest set of sentences of one document that
+covers every aspect the question asks (change, level, who, how many, why) for its metric and
+target period, and the member/vote table when the question is about a vote.
+
+Used twice with the same rules: by the ``rag_search`` node (to see which aspects its passages do
+not cover yet, and search the chosen document again for them) and by the answer composer.
+Pure: passages in, choices out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from research.agent.extract import figures_in, keywords, sentences
+from research.agent.lexicon import Metric, names_metric
+from research.agent.periods import Period, mentions
+from research.agent.tables import HONORIFIC, VoteTable, vote_tables
+from research.agent.understand import Understanding
+
+DECISION_RE = re.compile(
+    r"\b(reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|keep|kept|leave|left|maintain\w*|hold|held|"
+    r"retain\w*|unchanged|remain\w*|moderat\w*|declin\w*|rose|rise|fell|fall|eas\w*|grew|accelerat\w*|"
+    r"decelerat\w*)\b",
+    re.I,
+)
+MOVE_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(basis points|bps|percentage points?)\b|\bfrom [^;]{0,40}\bto\b", re.I)
+WHY_RE = re.compile(
+    r"\b(because|on account of|in view of|given (?:the|that)|driven by|reflecting|owing to|due to|in order to|"
+    r"so as to|to ensure|considering|against this backdrop|accordingly|in these circumstances|warrant\w*|"
+    r"concern\w*|risks?)\b",
+    re.I,
+)
+_NAME_RE = re.compile(rf"{HONORIFIC}\s*[A-Z]")
+# A member's own view ("I vote…", "my concern…") is not the institution's statement.
+# "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
+OTHER_MEETING = re.compile(
+    r"\b(?:in|at|during|since|from) the (?:(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|previous|last|earlier|preceding) )(?:\w+ )?(?:meeting|review|policy)\b",
+    re.I,
+)
+FIRST_PERSON = re.compile(r"(?:^|[\s(“\"])(?:I|I'm|I’m)\s|\b[Mm]y\b")
+_WORD = re.compile(r"[a-z][a-z\-]+")
+
+
+@dataclass
+class Candidate:
+    """One sentence of one retrieved passage, with what it can answer."""
+
+    passage: dict[str, Any]
+    sentence: str
+    rank: int
+    covers: set[str] = field(default_factory=set)
+    metric_ok: bool = True
+    target_ok: bool = True
+    score: float = 0.0
+
+    @property
+    def document_id(self) -> Any:
+        return self.passage.get("document_id")
+
+
+@dataclass
+class Evidence:
+    """The chosen document's sentences (page order), its vote table if asked, and what is left."""
+
+    document_id: Any
+    chosen: list[Candidate]
+    table: tuple[dict[str, Any], VoteTable] | None
+    uncovered: set[str]
+    metric_found: bool
+    target_found: bool
+
+
+def _is_level(unit: str, percent: bool) -> bool:
+    if "point" in unit or unit in ("basis points", "bps"):
+        return False
+    return unit in ("per cent", "%", "percent") if percent else True
+
+
+def _aspects_of(sentence: str, u: Understanding, metric_ok: bool) -> set[str]:
+    covers: set[str] = set()
+    figures = figures_in(sentence)
+    if metric_ok and DECISION_RE.search(sentence) and (MOVE_RE.search(sentence) or "unchanged" in sentence.lower()):
+        covers.add("change")
+    # A level is a per-cent figure (an amount for amount metrics), not a move ("by 25 basis points").
+    percent = not u.metrics or u.metrics[0].percent
+    if metric_ok and any(_is_level(unit, percent) for _, _, unit in figures):
+        covers.add("level")
+    if len(_NAME_RE.findall(sentence)) >= 1 and re.search(r"\bvot(ed|e)\b", sentence, re.I):
+        covers.add("who")
+    if re.search(r"\bunanimous\w*\b", sentence, re.I):
+        covers.update({"who", "count"})
+    if WHY_RE.search(sentence) and len(sentence) > 80:
+        covers.add("why")
+    return covers
+
+
+def _metric_ok(sentence: str, metrics: list[Metric]) -> bool:
+    return not metrics or any(names_metric(sentence, m) for m in metrics)
+
+
+def _targets_ok(sentence: str, passage: dict[str, Any], targets: list[Period]) -> bool:
+    return all(mentions(sentence, t) for t in targets)
+
+
+def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) -> list[Candidate]:
+    """Every sentence of the passages, scored for the question (keyword coverage, metric, target
+    period, figures, the aspects it covers; shorter and higher-ranked passages preferred)."""
+    wanted = keywords(question)
+    found: list[Candidate] = []
+    seen: set[str] = set()
+    for rank, passage in enumerate(passages):
+        for sentence in sentences(passage.get("text", "")):
+            if sentence in seen:
+                continue  # overlapping chunks repeat sentences
+            seen.add(sentence)
+            metric_ok = _metric_ok(sentence, u.metrics)
+            target_ok = _targets_ok(sentence, passage, u.targets)
+            covers = _aspects_of(sentence, u, metric_ok and target_ok)
+            words = {w[:5] for w in _WORD.findall(sentence.lower())}
+            coverage = len(wanted & words) / len(wanted) if wanted else 0.0
+            decision = u.aspects & {"change", "level"} and re.search(r"\bvot(ed|es?|ing)\b", sentence, re.I)
+            score = (
+                coverage
+                - (0.5 if decision else 0.0)  # a member's vote is not the committee's decision
+                + (0.6 if metric_ok and u.metrics else 0.0)
+                + (0.5 if target_ok and u.targets else 0.0)
+                + 0.35 * len(covers & u.aspects)
+                - 0.01 * rank
+                - 0.0015 * max(0, len(sentence) - 220)
+                # Documents state their conclusions first (a resolution, an overview): earlier pages
+                # win a tie; a member's first-person view ranks below the institution's statement.
+                - 0.02 * min(int(passage.get("page_number") or 0), 15)
+                - (0.4 if FIRST_PERSON.search(sentence) else 0.0)
+                - (0.3 if OTHER_MEETING.search(sentence) else 0.0)
+            )
+            found.append(Candidate(passage, sentence, rank, covers, metric_ok, target_ok, score))
+    return found
+
+
+def _pick(cands: list[Candidate], wanted: set[str]) -> list[Candidate]:
+    """Greedy set cover: the sentence covering most still-uncovered aspects (best score on ties),
+    until every aspect is covered or nothing adds one; at most three sentences."""
+    chosen: list[Candidate] = []
+    left = set(wanted)
+    while left and len(chosen) < 3:
+        useful = [c for c in cands if c not in chosen and c.covers & left]
+        if not useful:
+            break
+        best = max(useful, key=lambda c: (len(c.covers & left), c.score))
+        chosen.append(best)
+        left -= best.covers
+    return chosen
+
+
+def _table(passages: list[dict[str, Any]], document_id: Any) -> tuple[dict[str, Any], VoteTable] | None:
+    for passage in passages:
+        if passage.get("document_id") != document_id:
+            continue
+        tables = vote_tables(passage.get("text", ""))
+        if tables:
+            return passage, tables[0]
+    return None
+
+
+def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> Evidence | None:
+    """The evidence for ``question`` among ``passages`` (``None`` when there are none)."""
+    cands = candidates(question, u, passages)
+    if not cands:
+        return None
+    lead = max(cands, key=lambda c: c.score)
+    doc = lead.document_id
+    own = [c for c in cands if c.document_id == doc]
+    wanted = set(u.aspects)
+    table = _table(passages, doc) if wanted & {"who", "count"} else None
+    if table is not None:
+        wanted -= {"who", "count"}
+    chosen = _pick(own, wanted)
+    if not chosen and (wanted or table is None):
+        chosen = [max(own, key=lambda c: c.score)]
+    covered = set().union(*(c.covers for c in chosen)) if chosen else set()
+    if table is not None:
+        covered |= {"who", "count"}
+    chosen.sort(key=lambda c: (int(c.passage.get("page_number") or 0), c.rank))
+    return Evidence(
+        document_id=doc,
+        chosen=chosen,
+        table=table,
+        uncovered=set(u.aspects) - covered,
+        metric_found=any(c.metric_ok for c in own) if u.metrics else True,
+        target_found=any(c.target_ok and c.metric_ok for c in own) if u.targets else True,
+    )
+
+
+def aspect_query(aspect: str, u: Understanding, question: str) -> str:
+    """What to search the chosen document for, to find an aspect its passages did not cover."""
+    metric = u.metrics[0].label if u.metrics else ""
+    return {
+        "who": "voted members vote resolution Member Vote",
+        "count": "voted members vote resolution Member Vote",
+        "change": f"decided to {metric} basis points unchanged",
+        "level": f"{metric} per cent",
+        "why": f"{question} reasons",
+    }.get(aspect, question)

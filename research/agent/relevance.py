@@ -1,0 +1,144 @@
+"""Does the answer answer the question? The second half of "verified".
+
+``verify.py`` proves every figure traces to its source. That is not enough: a figure for the
+wrong year, from the wrong document, about the reverse repo instead of the repo, traces perfectly.
+Before a turn is marked verified, :func:`assess` checks the evidence the answer cites against what
+the question asked, from the question's understanding and the cited passages' own metadata:
+
+* **document** — every cited document matches the document period, family and owner the question
+  named ("the August 2024 meeting", "our note");
+* **period** — the quoted sentence carrying each answering figure names the target period asked
+  ("Q3 2024-25");
+* **metric** — that sentence names the metric asked (and not only a look-alike);
+* **aspects** — the change, level, who, how many or why asked are each covered.
+
+Market answers: every ticker named has a figure. Pure: the caller passes the passages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from research.agent.composer import Composer
+from research.agent.evidence import _aspects_of
+from research.agent.lexicon import names_metric
+from research.agent.periods import mentions
+from research.agent.understand import LibDoc, Understanding, doc_matches
+
+Check = dict[str, Any]
+
+
+def _date(value: Any) -> dt.date | None:
+    return dt.date.fromisoformat(str(value)[:10]) if value else None
+
+
+def _lib_doc(p: dict[str, Any]) -> LibDoc:
+    return LibDoc(
+        id=int(p.get("document_id") or 0),
+        doc_type=str(p.get("doc_type") or ""),
+        title=str(p.get("document_title") or ""),
+        doc_date=_date(p.get("doc_date")),
+        period_start=_date(p.get("period_start")),
+        period_end=_date(p.get("period_end")),
+        mine=bool(p.get("uploaded_by_you")),
+    )
+
+
+def _document_check(u: Understanding, cited: list[dict[str, Any]]) -> Check | None:
+    if not (u.doc_periods or u.doc_types or u.mine) or not cited:
+        return None
+    wrong = [p["citation"] for p in cited if not doc_matches(_lib_doc(p), u)]
+    asked = ", ".join([p.label for p in u.doc_periods] + (["your own uploads"] if u.mine else []) + u.doc_types)
+    return {
+        "check": "document",
+        "ok": not wrong,
+        "detail": f"cites {wrong[0]}, which is not the document asked for ({asked})" if wrong else f"cites {asked}",
+    }
+
+
+def _figure_sentences(c: Composer) -> list[tuple[dict[str, Any], str]]:
+    """(claim, the quoted text carrying its figure) for each answering quote claim."""
+    pairs = []
+    for claim in c.claims:
+        if claim.get("kind") != "quote" or not str(claim.get("label", "")).strip():
+            continue
+        quotes = [x["quote"] for x in c.citations if x["chunk_id"] == claim.get("chunk_id")]
+        carrying = [q for q in quotes if str(claim.get("quote_figure")) in q]
+        if carrying:
+            pairs.append((claim, carrying[0]))
+    return pairs
+
+
+def _evidence_checks(u: Understanding, c: Composer) -> list[Check]:
+    checks: list[Check] = []
+    pairs = [p for p in _figure_sentences(c) if not str(p[0].get("label", "")).startswith("change in")]
+    if u.targets and pairs:
+        missing = [q for _, q in pairs if not all(mentions(q, t) for t in u.targets)]
+        labels = ", ".join(t.label for t in u.targets)
+        checks.append(
+            {
+                "check": "period",
+                "ok": not missing,
+                "detail": f"the evidence is not about {labels}" if missing else f"the evidence names {labels}",
+            }
+        )
+    if u.metrics and pairs:
+        off = [q for _, q in pairs if not any(names_metric(q, m) for m in u.metrics)]
+        label = u.metrics[0].label
+        checks.append(
+            {
+                "check": "metric",
+                "ok": not off,
+                "detail": f"the quoted figure is not the {label}" if off else f"the evidence names the {label}",
+            }
+        )
+    return checks
+
+
+def _aspect_check(u: Understanding, c: Composer) -> Check | None:
+    asked = set(u.aspects)
+    if not asked or (asked == {"level"} and not u.metrics):
+        return None
+    covered: set[str] = set()
+    for quote in (x["quote"] for x in c.citations):
+        covered |= _aspects_of(quote, u, True)
+    if any(x.get("kind") == "table" for x in c.claims):
+        covered |= {"who", "count"}
+    if any(x.get("kind") == "quote" for x in c.claims):
+        covered.add("level")
+    missing = sorted(asked - covered)
+    return {
+        "check": "aspects",
+        "ok": not missing,
+        "detail": f"not answered: {', '.join(missing)}" if missing else f"answers {', '.join(sorted(asked))}",
+    }
+
+
+def assess_market(question: str, c: Composer) -> dict[str, Any]:
+    """A market or portfolio answer answers the question when every ticker it names has figures."""
+    from research.agent.planner import find_tickers
+
+    named = [t.split(".")[0].lstrip("^") for t in find_tickers(question)]
+    shown = {s.lstrip("^") for s in c.subjects}
+    if not named or not shown:
+        return {"ok": None, "checks": [], "outcome": c.outcome}
+    missing = [t for t in named if t not in shown]
+    detail = f"no figures for {', '.join(missing)}" if missing else f"figures for {', '.join(named)}"
+    return {
+        "ok": not missing,
+        "checks": [{"check": "entity", "ok": not missing, "detail": detail}],
+        "outcome": c.outcome,
+    }
+
+
+def assess(u: Understanding | None, c: Composer, passages: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """``{"ok": bool | None, "checks": [...]}`` — ``None`` when the answer cites no document (a
+    market or calculator answer is judged by its tool outputs) or said the library has none."""
+    if u is None or c.outcome == "no_document":
+        return {"ok": None, "checks": [], "outcome": c.outcome}
+    cited_ids = dict.fromkeys(int(x["chunk_id"]) for x in c.citations)
+    cited = [passages[i] for i in cited_ids if i in passages]
+    checks = [x for x in (_document_check(u, cited), _aspect_check(u, c)) if x] + _evidence_checks(u, c)
+    ok = all(x["ok"] for x in checks) if checks else None
+    return {"ok": ok, "checks": checks, "outcome": c.outcome}

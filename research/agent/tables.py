@@ -1,0 +1,105 @@
+"""Simple tables in extracted text, parsed into rows so counts and names come from code.
+
+PDF text extraction flattens a table into one run of words: "Voting on the Resolution to keep
+the policy repo rate unchanged at 6.50 per cent Member Vote Dr. A Yes Dr. B No … Statement by …".
+:func:`vote_tables` finds such member/vote tables — a caption, a "Member Vote" header (with an
+optional extra column), then rows of a person's name and Yes/No — and returns the rows. The count
+("4–2") is computed from the rows here; :func:`recount` re-derives it for the verifier another way
+(counting the vote words in the table's text), so a parsing slip cannot verify itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+HONORIFIC = r"(?:Dr|Prof|Shri|Smt|Mr|Mrs|Ms|Sir|Governor)\.?"
+_NAME = rf"{HONORIFIC}\s*[A-Z][\w.’'\-]*(?:\s+[A-Z][\w.’'\-]*){{0,4}}?"
+_ROW = re.compile(rf"({_NAME})\s+(Yes|No|Abstain(?:ed)?|Absent)\b(?:\s+(\d+(?:\.\d+)?))?")
+_TABLE = re.compile(
+    r"(?P<caption>Voting on (?:the )?(?:[^.]|\.(?=\d)){0,200}?)\s+Member\s+Vote\s*"
+    r"(?P<extra>\w[^()]{0,80}\([^)]{1,40}\))?\s*"
+    rf"(?P<rows>(?:{_NAME}\s+(?:Yes|No|Abstain(?:ed)?|Absent)\b(?:\s+\d+(?:\.\d+)?)?\s*)+)"
+)
+
+
+@dataclass(frozen=True)
+class VoteRow:
+    name: str
+    vote: str  # Yes / No / Abstain / Absent
+    extra: str = ""  # the optional third column, e.g. the magnitude in basis points
+
+
+@dataclass(frozen=True)
+class VoteTable:
+    caption: str  # "Voting on the Resolution to …"
+    extra_header: str
+    rows: tuple[VoteRow, ...]
+    text: str  # the table as it appears in the passage (for quoting and re-counting)
+
+    @property
+    def yes(self) -> list[str]:
+        return [r.name for r in self.rows if r.vote == "Yes"]
+
+    @property
+    def no(self) -> list[str]:
+        return [r.name for r in self.rows if r.vote == "No"]
+
+    @property
+    def split(self) -> str:
+        """ "4–2" (for–against), or "6–0" when unanimous."""
+        return f"{len(self.yes)}–{len(self.no)}"
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _name(raw: str) -> str:
+    """ "Dr.Pami Dua" → "Dr. Pami Dua" (the extraction sometimes drops the space)."""
+    return " ".join(re.sub(rf"^({HONORIFIC})(?=[A-Z])", r"\1 ", raw.strip()).split())
+
+
+def vote_tables(text: str) -> list[VoteTable]:
+    """Every member/vote table in ``text``, with its rows."""
+    flat = _normal(text)
+    tables = []
+    for match in _TABLE.finditer(flat):
+        rows = tuple(
+            VoteRow(
+                name=_name(m.group(1)),
+                vote=m.group(2).capitalize().replace("Abstained", "Abstain"),
+                extra=m.group(3) or "",
+            )
+            for m in _ROW.finditer(match.group("rows"))
+        )
+        if len(rows) >= 2:
+            tables.append(
+                VoteTable(
+                    caption=match.group("caption").strip(),
+                    extra_header=(match.group("extra") or "").strip(),
+                    rows=rows,
+                    text=match.group(0).strip(),
+                )
+            )
+    return tables
+
+
+def recount(text: str) -> tuple[int, int] | None:
+    """(for, against) re-derived from the table's text by counting its vote words after the
+    "Member Vote" header — a different method from the row parser, for the verifier."""
+    flat = _normal(text)
+    at = flat.find("Member Vote")
+    if at < 0:
+        return None
+    body = flat[at + len("Member Vote") :]
+    end = body.find("Statement by")
+    body = body if end < 0 else body[:end]
+    words = body.split()
+    return sum(1 for w in words if w == "Yes"), sum(1 for w in words if w == "No")
+
+
+def join_names(names: list[str]) -> str:
+    if not names:
+        return "none"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,251 @@
+"""Question understanding: what a question asks, turned into retrieval filters and checks.
+
+From the question (already resolved against the conversation) it extracts
+
+* the **document period** it names — "the August 2024 meeting", "the 2023-24 annual report" —
+  matched against each document's period (``period_start``/``period_end``, else ``doc_date``);
+* the **target period** of the figure — "the Q3 2024-25 CPI projection" — which the evidence must
+  mention;
+* the **document family**: a dated series or a named report, recognised from the words of the
+  user's own library (doc types and the words their titles share), and "our/my note" = the
+  user's own uploads;
+* the **metrics** and the **aspects** asked (change, level, who, how many, why).
+
+Generic over any dated document series: it reads the library's doc types, titles and dates, and
+knows nothing about a particular issuer. Pure: the library snapshot is passed in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from research.agent.lexicon import Metric, aspects_asked, metrics_asked
+from research.agent.periods import MONTHS, Period, find_periods
+
+_WORD = re.compile(r"[a-z][a-z0-9]+")
+_GENERIC = frozenset({"the", "and", "for", "of", "on", "in", "a", "an", "to", "by", *MONTHS, *(m[:3] for m in MONTHS)})
+MINE_RE = re.compile(
+    r"\b(our|my|own|we)\b(?:\s+\w+){0,3}?\s+(notes?|uploads?|memos?|files?|documents?|research|view)\b", re.I
+)
+MEETING_RE = re.compile(r"\b(meeting|meetings|minutes|policy review)\b", re.I)
+
+
+@dataclass(frozen=True)
+class LibDoc:
+    """One document the user can see, as question understanding needs it."""
+
+    id: int
+    doc_type: str
+    title: str
+    doc_date: dt.date | None
+    period_start: dt.date | None
+    period_end: dt.date | None
+    mine: bool
+    filename: str = ""
+
+    @property
+    def start(self) -> dt.date | None:
+        return self.period_start or self.doc_date
+
+    @property
+    def end(self) -> dt.date | None:
+        return self.period_end or self.period_start or self.doc_date
+
+    @property
+    def is_event(self) -> bool:
+        """A short period (a meeting): what "meeting" in a question refers to."""
+        return bool(self.period_start and self.period_end and (self.period_end - self.period_start).days <= 7)
+
+
+@dataclass
+class Understanding:
+    doc_periods: list[Period] = field(default_factory=list)
+    targets: list[Period] = field(default_factory=list)
+    doc_types: list[str] = field(default_factory=list)
+    mine: bool = False
+    meeting: bool = False
+    metrics: list[Metric] = field(default_factory=list)
+    aspects: set[str] = field(default_factory=set)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-safe, for the plan and the trace."""
+        return {
+            "doc_periods": [_period_dict(p) for p in self.doc_periods],
+            "targets": [_period_dict(p) for p in self.targets],
+            "doc_types": self.doc_types,
+            "mine": self.mine,
+            "meeting": self.meeting,
+            "metrics": [m.key for m in self.metrics],
+            "aspects": sorted(self.aspects),
+        }
+
+
+def _period_dict(p: Period) -> dict[str, Any]:
+    return {"kind": p.kind, "start": p.start.isoformat(), "end": p.end.isoformat(), "label": p.label}
+
+
+def period_from_dict(d: dict[str, Any]) -> Period:
+    return Period(d["kind"], dt.date.fromisoformat(d["start"]), dt.date.fromisoformat(d["end"]), d["label"])
+
+
+def understanding_from_dict(d: dict[str, Any]) -> Understanding:
+    from research.agent.lexicon import METRICS
+
+    by_key = {m.key: m for m in METRICS}
+    return Understanding(
+        doc_periods=[period_from_dict(p) for p in d.get("doc_periods", [])],
+        targets=[period_from_dict(p) for p in d.get("targets", [])],
+        doc_types=list(d.get("doc_types", [])),
+        mine=bool(d.get("mine")),
+        meeting=bool(d.get("meeting")),
+        metrics=[by_key[k] for k in d.get("metrics", []) if k in by_key],
+        aspects=set(d.get("aspects", [])),
+    )
+
+
+def family_words(library: list[LibDoc]) -> dict[str, set[str]]:
+    """doc type → the words that name it: its own words plus the words most of its titles share,
+    minus words every family shares (an issuer's name does not pick a series)."""
+    by_type: dict[str, list[LibDoc]] = {}
+    for doc in library:
+        if doc.doc_type:
+            by_type.setdefault(doc.doc_type, []).append(doc)
+    words: dict[str, set[str]] = {}
+    for doc_type, docs in by_type.items():
+        counts = Counter(w for d in docs for w in set(_WORD.findall(d.title.lower())))
+        shared = {w for w, n in counts.items() if n >= 0.6 * len(docs)}
+        words[doc_type] = {w for w in (set(doc_type.lower().split("_")) | shared) if w not in _GENERIC}
+    if len(words) > 1:
+        common = set.intersection(*words.values())
+        words = {k: v - common for k, v in words.items()}
+    return words
+
+
+def _families_named(question: str, library: list[LibDoc]) -> list[str]:
+    tokens = set(_WORD.findall(question.lower()))
+    tokens |= {t[:-1] for t in tokens if t.endswith("s")}
+    named = []
+    for doc_type, words in family_words(library).items():
+        hits = tokens & words
+        # One distinctive word ("minutes", "MPC") or two together ("annual report").
+        if hits and (len(hits) >= 2 or len(words) <= 2 or any(len(w) <= 4 or w == "minutes" for w in hits)):
+            named.append(doc_type)
+    return named
+
+
+def _near_family(question: str, period: Period, words: set[str]) -> bool:
+    """Whether ``period`` is written next to a family word or "meeting"/"minutes" (within 4 words)."""
+    before = question[: period.at].lower().split()[-4:]
+    after = question[period.at + period.length :].lower().split()[:4]
+    near = {re.sub(r"[^a-z0-9]", "", w) for w in before + after}
+    return bool(near & (words | {"meeting", "minutes", "meetings", "report", "review"}))
+
+
+def _split_periods(question: str, families: list[str], library: list[LibDoc]) -> tuple[list[Period], list[Period]]:
+    """(document periods, target periods)."""
+    words = set().union(*(family_words(library).get(f, set()) for f in families)) if families else set()
+    periods = find_periods(question)
+    months = [p for p in periods if p.kind in ("month", "year")]
+    doc: list[Period] = []
+    target: list[Period] = []
+    for p in periods:
+        if p.kind == "quarter":
+            target.append(p)
+        elif p.kind == "fy":
+            named = families and _near_family(question, p, words) and _has_fy_docs(families, library)
+            (doc if named else target).append(p)
+        elif _near_family(question, p, words) or (
+            len(months) == 1 and (families or MEETING_RE.search(question) or _dated_in(p, library))
+        ):
+            doc.append(p)
+        else:
+            target.append(p)
+    return doc, target
+
+
+def _dated_in(period: Period, library: list[LibDoc]) -> bool:
+    """Whether some short-period document (a meeting, a monthly note) is dated in ``period``: then
+    a lone month in a question most likely names that document, not a figure's month."""
+    for d in library:
+        short = d.start and d.end and (d.end - d.start).days <= 45
+        if (short and period.overlaps(d.start, d.end)) or period.contains(d.doc_date):
+            return True
+    return False
+
+
+def _has_fy_docs(families: list[str], library: list[LibDoc]) -> bool:
+    """Whether the family's documents cover periods of about a year (reports, not meetings)."""
+    return any(
+        d.doc_type in families and d.period_start and d.period_end and (d.period_end - d.period_start).days > 300
+        for d in library
+    )
+
+
+def understand(question: str, library: list[LibDoc]) -> Understanding:
+    families = _families_named(question, library)
+    doc_periods, targets = _split_periods(question, families, library)
+    return Understanding(
+        doc_periods=doc_periods,
+        targets=targets,
+        doc_types=families,
+        mine=bool(MINE_RE.search(question)),
+        meeting=bool(re.search(r"\bmeeting", question, re.I)),
+        metrics=metrics_asked(question),
+        aspects=aspects_asked(question),
+    )
+
+
+_FILLER = re.compile(
+    r"\b(according to|as per|in (?:the|its)|at (?:the|its)|per the|what|which|did|does|do|is|was|were|are|the|its|"
+    r"our|my|we|say|said|state[sd]?|tell me|about|meeting|meetings|minutes)\b",
+    re.I,
+)
+
+
+def search_query(question: str, u: Understanding, library: list[LibDoc]) -> str:
+    """What to search for once the filters name the documents: the question without the words the
+    filters already stand for (the document period, the family's words, "according to"), with the
+    metric's own name added — so BM25 and the embedding weigh the content asked for."""
+    text = question
+    # A meeting's month is not in its text; a report's fiscal year is, so it stays in the query.
+    for period in sorted((p for p in u.doc_periods if p.kind != "fy"), key=lambda p: -p.at):
+        text = text[: period.at] + " " + text[period.at + period.length :]
+    words = set().union(*(family_words(library).get(f, set()) for f in u.doc_types)) if u.doc_types else set()
+    kept = [w for w in re.split(r"\s+", _FILLER.sub(" ", text)) if w and w.lower().strip("?,.'’s") not in words]
+    focused = " ".join(kept).strip(" ?,.")
+    for metric in u.metrics:
+        if metric.label.lower() not in focused.lower():
+            focused = f"{focused} {metric.label}"
+    return focused if len(focused.split()) >= 2 else question
+
+
+def doc_matches(doc: LibDoc, u: Understanding) -> bool:
+    """Whether ``doc`` is one the question points at (family, owner, every document period)."""
+    if u.doc_types and doc.doc_type not in u.doc_types:
+        return False
+    if u.mine and not doc.mine:
+        return False
+    for period in u.doc_periods:
+        if period.kind == "fy" and doc.period_start and doc.period_end:
+            if not (doc.period_start <= period.start and doc.period_end >= period.end - dt.timedelta(days=1)):
+                return False  # a fiscal year names a report covering it, not every meeting in it
+        elif not (period.overlaps(doc.start, doc.end) or (not u.meeting and period.contains(doc.doc_date))):
+            return False
+    return True
+
+
+def matching_documents(u: Understanding, library: list[LibDoc]) -> list[LibDoc] | None:
+    """The documents the question points at, or ``None`` when it names no family, owner or period
+    (then the whole library is searched)."""
+    if not (u.doc_types or u.mine or u.doc_periods):
+        return None
+    return [d for d in library if doc_matches(d, u)]
+
+
+def as_filters(u: Understanding, docs: list[LibDoc] | None) -> dict[str, Any]:
+    """Search filters for the documents the question points at (``{}``: search everything)."""
+    return {} if docs is None else {"document_ids": sorted(d.id for d in docs)}

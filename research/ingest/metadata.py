@@ -1,0 +1,94 @@
+"""Metadata a document states about itself, for uploads that come without it.
+
+Questions name periods ("the August 2024 meeting") and series ("the minutes"); a file uploaded
+through the API with no date, period or type would match none of them. When the uploader gave none,
+ingestion reads them from the document: the date it was issued (the first full date on its first
+page), the period it covers (a date range there — "Meeting, August 6 to 8, 2024", "September
+28-30, 2022" — or a fiscal year in a report's title), and a series key from the file name with its
+dates removed ("reserve_bank_of_india_06-08-2024.pdf" → "reserve_bank_of_india"), so the files of
+one series form one dated series. Generic: dates and names, nothing issuer-specific.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from research.ingest.parsers import Page
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS |= {m[:3].lower(): i for m, i in list(_MONTHS.items())} | {"sept": 9}
+_MONTH = (
+    r"(January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+)
+DATE_RE = re.compile(
+    rf"\b{_MONTH}\s+(\d{{1,2}}),?\s+((?:19|20)\d{{2}})\b|\b(\d{{1,2}})\s+{_MONTH},?\s+((?:19|20)\d{{2}})\b"
+)
+RANGE_RE = re.compile(
+    rf"\b{_MONTH}\s+(\d{{1,2}})\s*(?:-|–|to|and)\s*(?:{_MONTH}\s+)?(\d{{1,2}}),?\s+((?:19|20)\d{{2}})\b"
+)
+FY_TITLE_RE = re.compile(
+    r"\b(?:annual report|report|review|statement)\b[^.\n]{0,40}?\b((?:19|20)\d{2})\s?[-–]\s?(\d{2})\b", re.I
+)
+
+
+@dataclass
+class Inferred:
+    doc_date: dt.date | None = None
+    period_start: dt.date | None = None
+    period_end: dt.date | None = None
+    doc_type: str = ""
+
+
+def _month(word: str) -> int:
+    return _MONTHS[word.lower().rstrip(".")[:4] if word.lower().startswith("sept") else word.lower().rstrip(".")[:3]]
+
+
+def _date(month: str, day: str, year: str) -> dt.date | None:
+    try:
+        return dt.date(int(year), _month(month), int(day))
+    except (ValueError, KeyError):
+        return None
+
+
+def first_date(text: str) -> dt.date | None:
+    for m in DATE_RE.finditer(text):
+        found = _date(m.group(1), m.group(2), m.group(3)) if m.group(1) else _date(m.group(5), m.group(4), m.group(6))
+        if found:
+            return found
+    return None
+
+
+def first_range(text: str) -> tuple[dt.date, dt.date] | None:
+    for m in RANGE_RE.finditer(text):
+        start = _date(m.group(1), m.group(2), m.group(5))
+        end = _date(m.group(3) or m.group(1), m.group(4), m.group(5))
+        if start and end and start <= end and (end - start).days <= 31:
+            return start, end
+    return None
+
+
+def series_key(filename: str) -> str:
+    """The file name without its dates, numbers and extension, as a lower-case slug."""
+    stem = PurePath(filename).name.split(".")[0].lower()
+    stem = re.sub(r"\d+", " ", stem)
+    words = [w for w in re.split(r"[^a-z]+", stem) if w]
+    return "_".join(words)[:60]
+
+
+def infer(pages: list[Page], filename: str, title: str) -> Inferred:
+    """What the first page and the names say: issue date, covered period, series key."""
+    first = " ".join(p.text for p in pages[0].paragraphs) if pages else ""
+    found = Inferred(doc_date=first_date(first[:3000]), doc_type=series_key(filename))
+    span = first_range(first[:3000])
+    if span:
+        found.period_start, found.period_end = span
+    elif fy := FY_TITLE_RE.search(f"{title}\n{first[:500]}"):
+        year = int(fy.group(1))
+        if (year + 1) % 100 == int(fy.group(2)):
+            found.period_start, found.period_end = dt.date(year, 4, 1), dt.date(year + 1, 3, 31)
+    return found

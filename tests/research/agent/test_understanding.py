@@ -1,0 +1,137 @@
+"""Question understanding, series navigation, tables, horizons and the relevance check, as pure
+functions over a library that is not RBI's: generic for any dated document series."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from research.agent.composer import Composer
+from research.agent.horizons import horizon_asked
+from research.agent.lexicon import aspects_asked, metrics_asked
+from research.agent.periods import find_periods, mentions, quarter
+from research.agent.relevance import assess
+from research.agent.series import Move, move_asked, navigate, no_document_info, rewrite_for
+from research.agent.tables import recount, vote_tables
+from research.agent.understand import LibDoc, matching_documents, search_query, understand
+
+D = dt.date
+# A bank's board minutes (monthly, with a gap in May), its annual reports, and the analyst's own note.
+LIBRARY = [
+    LibDoc(
+        1, "board_minutes", "Acme Bank Board Minutes, March 2024", D(2024, 3, 20), D(2024, 3, 12), D(2024, 3, 12), False
+    ),
+    LibDoc(
+        2, "board_minutes", "Acme Bank Board Minutes, April 2024", D(2024, 4, 22), D(2024, 4, 15), D(2024, 4, 15), False
+    ),
+    LibDoc(
+        3, "board_minutes", "Acme Bank Board Minutes, June 2024", D(2024, 6, 20), D(2024, 6, 11), D(2024, 6, 11), False
+    ),
+    LibDoc(
+        4, "board_minutes", "Acme Bank Board Minutes, March 2023", D(2023, 3, 22), D(2023, 3, 14), D(2023, 3, 14), False
+    ),
+    LibDoc(5, "annual_report", "Acme Bank Annual Report 2023-24", D(2024, 6, 1), D(2023, 4, 1), D(2024, 3, 31), False),
+    LibDoc(6, "", "Credit desk note", D(2024, 7, 2), None, None, True),
+]
+
+
+def test_periods_months_fiscal_years_and_quarters() -> None:
+    found = [(p.kind, p.label) for p in find_periods("Q3 2024-25 versus FY24, the August 2024 meeting, fiscal 2022-23")]
+    assert found == [("quarter", "Q3 2024-25"), ("fy", "2023-24"), ("month", "August 2024"), ("fy", "2022-23")]
+    assert find_periods("third quarter of 2024-25")[0].label == "Q3 2024-25"
+    assert not find_periods("released on 2024-08-22")  # a date, not a fiscal year
+    q3 = quarter(3, 2024)
+    assert (q3.start, q3.end) == (D(2024, 10, 1), D(2024, 12, 31))
+    assert mentions("CPI for 2024-25 ... Q2 at 4.4 per cent; Q3 at 4.7 per cent", q3)
+    assert mentions("in Q3:2024- 25", q3) and not mentions("Q3:2023-24 at 5.6 per cent", q3)
+
+
+def test_a_question_becomes_filters_over_any_dated_series() -> None:
+    u = understand("What did the board decide on dividends at its April 2024 meeting?", LIBRARY)
+    assert u.doc_types == ["board_minutes"] and [p.label for p in u.doc_periods] == ["April 2024"]
+    assert [d.id for d in matching_documents(u, LIBRARY) or []] == [2]
+    report = understand("What was the net interest margin in the 2023-24 annual report?", LIBRARY)
+    assert [d.id for d in matching_documents(report, LIBRARY) or []] == [5]
+    mine = understand("What does our note say about Q3 2024-25 slippages?", LIBRARY)
+    assert mine.mine and [t.label for t in mine.targets] == ["Q3 2024-25"]
+    assert [d.id for d in matching_documents(mine, LIBRARY) or []] == [6]
+    missing = understand("What did the board decide at its May 2024 meeting?", LIBRARY)
+    assert matching_documents(missing, LIBRARY) == []
+    info = no_document_info(missing, LIBRARY)
+    assert info["family"] == "Acme Bank Board Minutes" and info["asked"] == "May 2024"
+    assert info["before"] == {"id": 2, "title": "Acme Bank Board Minutes, April 2024"}
+    assert search_query("What did the board decide at its April 2024 meeting?", u, LIBRARY).startswith("decide")
+
+
+def test_metrics_and_aspects() -> None:
+    assert [m.key for m in metrics_asked("What was the reverse repo rate?")] == ["reverse_repo"]
+    assert [m.key for m in metrics_asked("What does the annual report say about inflation?")] == ["cpi"]
+    assert aspects_asked("By how much did the MPC cut the repo rate and to what level?") >= {"change", "level"}
+    assert aspects_asked("Who dissented and what was the vote split?") == {"who", "count"}
+    assert "why" in aspects_asked("Why did the committee hold rates?")
+
+
+def _move(text: str) -> Move:
+    move = move_asked(text)
+    assert move is not None, text
+    return move
+
+
+def _landing(origin: LibDoc, text: str) -> int | None:
+    target = navigate(origin, _move(text), LIBRARY)
+    return None if target is None else target.id
+
+
+def test_series_moves_from_the_cited_document() -> None:
+    april = LIBRARY[1]
+    assert _landing(april, "and at the following meeting?") == 3  # May is missing: June follows
+    assert _landing(april, "the one before that?") == 1
+    assert _landing(LIBRARY[0], "and the same meeting last year?") == 4
+    assert _landing(LIBRARY[3], "the previous meeting") is None  # the series starts here
+    assert _move("two meetings ago").steps == -2
+    assert move_asked("what is the repo rate?") is None
+    question = "What did the board decide at its April 2024 meeting?"
+    u = understand(question, LIBRARY)
+    assert rewrite_for(question, LIBRARY[2], u.doc_periods) == question.replace("April 2024", "June 2024")
+
+
+def test_vote_tables_are_rows_and_the_count_is_rechecked_another_way() -> None:
+    text = (
+        "14. The next meeting is on October 9. Voting on the Resolution to cut the rate by 25 basis points "
+        "Member Vote Dr. A. Rao Yes Dr.B. Sen No Prof. C. Iyer Yes Shri D. Das Yes Statement by Dr. A. Rao"
+    )
+    (table,) = vote_tables(text)
+    assert [r.name for r in table.rows] == ["Dr. A. Rao", "Dr. B. Sen", "Prof. C. Iyer", "Shri D. Das"]
+    assert table.split == "3–1" and table.no == ["Dr. B. Sen"]
+    assert recount(text) == (3, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How has INFY performed over the last year compared with TCS?", {"months": 12}),
+        ("TCS vs WIPRO YTD", {"ytd": True}),
+        ("AAPL over the past 3 months", {"months": 3}),
+        ("ICICIBANK since 1 January 2024", {"start": "2024-01-01"}),
+        ("TCS between March 2023 and June 2024", {"start": "2023-03-01", "end": "2024-06-30"}),
+    ],
+)
+def test_horizons(question: str, expected: dict[str, object]) -> None:
+    horizon = horizon_asked(question)
+    assert horizon is not None
+    args = horizon.as_args()
+    assert {k: args[k] for k in expected} == expected
+
+
+def test_the_relevance_check_catches_evidence_for_another_period() -> None:
+    u = understand("What Q3 2024-25 CPI inflation does our note project?", LIBRARY)
+    passage = {"chunk_id": 9, "citation": "Credit desk note, p. 1", "url": "/d/6", "document_id": 6, "page": "1"}
+    c = Composer("What Q3 2024-25 CPI inflation does our note project?")
+    sentence = "Our March note projected CPI inflation for Q3 2023-24 at 5.6 per cent."
+    c.parts.append(f"CPI inflation: {c.quote_claim(passage, '5.6', 'per cent', 'CPI inflation')}")
+    c.quote(passage, sentence, "CPI inflation", figure_claim=False)
+    meta = {9: {"document_id": 6, "doc_type": "", "document_title": "Credit desk note", "uploaded_by_you": True}}
+    verdict = assess(u, c, meta)
+    assert verdict["ok"] is False
+    assert {x["check"]: x["ok"] for x in verdict["checks"]}["period"] is False
