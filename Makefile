@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock | cksum | cut -d' ' -f1)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+# One embedding cache (keyed by model and exact chunk texts) for the tests, the evaluation gate and
+# the demo: the shipped corpus is embedded once per machine, not once per var/ directory.
+export RESEARCH_EMBED_CACHE_DIR ?= $(CURDIR)/var/cache/embeddings
 
 .PHONY: install demo test lint format pytest chromium mcp-clients bench clean eval-gate eval-report
 
