@@ -83,10 +83,31 @@ def figure(text: str) -> Figure:
     return found[0]
 
 
+def expected_figure(text: str) -> str:
+    """Check an expected value: one figure ("6.50%"), or a compound figure such as a vote split
+    ("5–1") whose parts must appear together, as written. Raises ValueError on a value with none."""
+    if not parse_figures(text):
+        raise ValueError(f"expected a figure in {text!r}, found none")
+    return text
+
+
+def _dashless(text: str) -> str:
+    # "5–1", "5-1" and "5 − 1" are one vote split: dashes and spacing are typography, not content.
+    return re.sub(r"\s*[-–—−]\s*", "-", squash(text))
+
+
 def missing_figures(expected: Iterable[str], shown_text: str) -> list[str]:
-    """The expected figures that ``shown_text`` does not state."""
+    """The expected figures that ``shown_text`` does not state. A single figure matches by value
+    and unit (number normalisation); a compound one (a vote split) must appear whole."""
     shown = parse_figures(shown_text)
-    return [e for e in expected if not any(figure(e).matches(s) for s in shown)]
+
+    def stated(item: str) -> bool:
+        parts = parse_figures(item)
+        if len(parts) == 1:
+            return any(parts[0].matches(s) for s in shown)
+        return _dashless(item) in _dashless(shown_text)
+
+    return [item for item in expected if not stated(item)]
 
 
 def squash(text: str) -> str:

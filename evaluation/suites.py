@@ -51,7 +51,7 @@ class Expect(_Strict):
     @classmethod
     def _figures_parse(cls, value: list[str]) -> list[str]:
         for item in value:
-            judge.figure(item)  # raises on a string that is not exactly one figure
+            judge.expected_figure(item)  # raises on a string that states no figure
         return value
 
     @field_validator("outcome")

@@ -101,3 +101,13 @@ def test_trace_figures_counts_quotes_tool_claims_and_refuses_the_rest() -> None:
     assert judge.trace_figures("close 1,441.80", "q", claims, moved, CHUNKS)[:2] == (0, 1)
     # A figure the question gave may be repeated.
     assert judge.trace_figures("You asked about 2,500.", "INFY closed at 2,500", [], [], {})[:2] == (0, 0)
+
+
+def test_a_vote_split_is_one_compound_figure_matched_whole() -> None:
+    # A vote split such as 4–2 is one figure: "4" and "2" found apart are not the split.
+    assert judge.missing_figures(["4–2"], "The MPC voted 4-2 to keep the repo rate.") == []
+    assert judge.missing_figures(["4–2"], "The MPC voted 4 – 2 to keep the repo rate.") == []
+    assert judge.missing_figures(["4–2"], "Four members (2 external) voted; 4 in favour.") == ["4–2"]
+    assert judge.expected_figure("6–0") == "6–0"
+    with pytest.raises(ValueError):
+        judge.expected_figure("no figure here")
