@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,5 +141,7 @@ def hammer(base: str, tokens: Iterable[str], request: Request, seconds: float, c
         await asyncio.gather(*(_client_loop(base, t, request, deadline, result, cap) for t in tokens))
         result.seconds = time.perf_counter() - started
 
-    asyncio.run(main())
+    # In a thread of its own: a caller may already run an event loop (Playwright's, in the tests).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, main()).result()
     return result

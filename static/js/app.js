@@ -2,10 +2,11 @@
    refused by the Content-Security-Policy, so pages declare them with data attributes instead. */
 (function () {
   "use strict";
-  // <form data-confirm="Delete this?">: ask before submitting.
+  // <form data-confirm-submit="Delete this?">: ask before submitting. (The reviews pages keep their
+  // own data-confirm handler in reviews.js; a different name keeps the two from asking twice.)
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    var question = form && form.getAttribute ? form.getAttribute("data-confirm") : null;
+    var question = form && form.getAttribute ? form.getAttribute("data-confirm-submit") : null;
     if (question && !window.confirm(question)) { event.preventDefault(); event.stopImmediatePropagation(); }
   }, true);
   // <input data-select-on-click>: select the whole value (a new API token to copy).

@@ -42,6 +42,7 @@ def _worker(fake: FakeLLMServer, name: str, queues: str) -> subprocess.Popen[byt
     }
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / f"celery-{name}.log").open("w")
+    _LOGS.append(log)  # closed by _stop
     return subprocess.Popen(
         [
             sys.executable,
@@ -117,9 +118,21 @@ def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
         assert ReviewTask.objects.filter(thread_id__startswith=final.conversation.thread_id).count() <= 1
         assert chat_turns_sweep() == {"requeued": 0, "reset_from_running": 0}
     finally:
-        for proc in (first, second):
-            if proc is not None and proc.poll() is None:
+        _stop(first, second)
+
+
+def _stop(*procs: subprocess.Popen[bytes] | None) -> None:
+    try:
+        for proc in procs:
+            if proc is None:
+                continue
+            if proc.poll() is None:
                 proc.terminate()
+            try:
                 proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    finally:
         while _LOGS:
             _LOGS.pop().close()

@@ -50,3 +50,24 @@ def test_pages_work_under_the_policy(page: Any, live_server: Any, admin_user: An
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "csp-swagger.png"))
     assert violations == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_settings_page_with_token_expiry_at_both_sizes(
+    browser: Any, live_server: Any, analyst: Any, width: int, height: int
+) -> None:
+    """The one page whose look changed (the token table's Expires column and the expiry note)."""
+    from core.services import api_token_create
+
+    api_token_create(user=analyst, name="Excel add-in")
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        browser_login(page, live_server, analyst.email)
+        page.goto(f"{live_server.url}/settings/")
+        assert page.locator("#tokens th", has_text="Expires").count() == 1
+        assert "Tokens expire after 90 days" in page.inner_text("#tokens")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"settings-tokens-{width}x{height}.png"), full_page=True)
+    finally:
+        context.close()

@@ -75,8 +75,8 @@ class Command(BaseCommand):
             "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
         }
         # Bounded database connections (README "Reliability and security"): each process has its own
-        # pool; a worker child needs few (one graph at a time), beat fewer.
-        pools = {"web": "10", "worker": "4", "beat": "2"}
+        # pool; a worker child runs one graph at a time (its parallel tools take a few), beat fewer.
+        pools = {"web": "10", "worker": "6", "beat": "2"}
         manager = Manager(Printer(sys.stdout))
         for name, cmd in processes.items():
             manager.add_process(name, cmd, env={"DB_POOL_MAX_SIZE": pools[name], **env})
