@@ -342,6 +342,14 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DocumentKindEnum": "research.models.Document.Kind",
         "ReviewTaskKindEnum": "reviews.models.ReviewTask.Kind",
+        # Several models have `status` / `trigger` choices, and the health check and the
+        # evaluation name the same three LLM engines: one stable name each.
+        "BriefRunStatusEnum": "briefs.models.BriefRun.Status",
+        "BriefStatusEnum": "briefs.models.Brief.Status",
+        "EvalRunStatusEnum": "evaluation.models.EvalRun.Status",
+        "BriefRunTriggerEnum": "briefs.models.BriefRun.Trigger",
+        "EvalRunTriggerEnum": "evaluation.models.EvalRun.Trigger",
+        "LlmEngineEnum": "evaluation.runner.ENGINES",
     },
 }
 
