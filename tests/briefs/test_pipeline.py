@@ -5,6 +5,7 @@ partial briefs, the iteration cap, the budget abort, prompt injection, review ed
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -231,8 +232,12 @@ def test_twenty_concurrent_runs_give_exactly_one_active(watchlist: Any, analyst:
         t.join()
     assert sorted(outcomes) == ["refused"] * 19 + ["started"]
     assert BriefRun.objects.filter(watchlist=watchlist, status__in=BriefRun.ACTIVE).count() == 1
-    # The winner's message may reach a session worker; ending the run now makes its task a no-op.
+    # The winner's message may reach a session worker: ending the run now makes its task a no-op, and
+    # a run the worker already took is waited for, so the database is not flushed under its feet.
     BriefRun.objects.filter(watchlist=watchlist, status="queued").update(status="failed")
+    deadline = time.monotonic() + 60
+    while BriefRun.objects.filter(watchlist=watchlist, status="running").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
 
 
 def test_reject_and_smtp_failure_end_the_run_without_sending(
