@@ -58,8 +58,9 @@ def test_a_missing_contains_text_fails_the_turn_and_is_named() -> None:
 
 
 def test_the_golden_setup_forms_load_as_a_private_upload_and_an_owned_portfolio() -> None:
-    note = suites.Setup.model_validate({"upload_note": "# Note\n\nCPI at 5.1 per cent.", "upload_title": "Desk note"})
-    assert note.private_upload == suites.Upload(name="note.md", text=note.upload_note, title="Desk note", doc_type="")
+    text = "# Note\n\nCPI at 5.1 per cent."
+    note = suites.Setup.model_validate({"upload_note": text, "upload_title": "Desk note"})
+    assert note.private_upload == suites.Upload(name="note.md", text=text, title="Desk note", doc_type="")
     assert note.own_user
     owned = suites.Setup.model_validate({"portfolio": {"name": "US Tech", "holdings": [["AAPL", 0.5], ["MSFT", 0.5]]}})
     assert owned.portfolio is not None and owned.portfolio.holdings == [("AAPL", 0.5), ("MSFT", 0.5)]
