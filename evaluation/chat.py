@@ -42,7 +42,8 @@ def tasks_in_process() -> Iterator[None]:
 
 
 def eval_user(case_id: str = "") -> Any:
-    """The evaluation's analyst; a case with a private upload gets its own (so no other case sees it)."""
+    """The evaluation's analyst; a case with a private upload or a portfolio gets its own (so no other
+    case sees them)."""
     if not case_id:
         email = EVAL_USER
     else:
@@ -68,6 +69,19 @@ def upload_private(user: Any, name: str, text: str, title: str, doc_date: str | 
     if document.status != Document.Status.DONE:
         document = document_ingest(document_id=document.pk)
     return document
+
+
+def portfolio_own(user: Any, name: str, holdings: list[tuple[str, float]]) -> None:
+    """``user`` owns a portfolio ``name`` with exactly ``holdings`` (idempotent: a second run finds
+    it and sets its holdings again)."""
+    from portfolios.models import Portfolio
+    from portfolios.services import portfolio_create, portfolio_update
+
+    existing = Portfolio.objects.filter(owner=user, name=name).first()
+    if existing is None:
+        portfolio_create(user=user, name=name, holdings=holdings)
+    else:
+        portfolio_update(user=user, portfolio_id=existing.pk, holdings=holdings)
 
 
 def ask(user: Any, question: str, conversation: Conversation | None) -> Turn:
@@ -141,7 +155,7 @@ def chunks_for(snapshots: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
             "text": c.text,
             "title": c.document.title,
             "page": c.page_label,
-            "stem": c.document.filename.rsplit(".", 1)[0],
+            "stem": c.document.filename.split(".")[0],  # "x.pages.json.xz" and "x.pdf" are both "x"
         }
         for c in rows
     }

@@ -67,6 +67,18 @@ def world() -> dict[str, Any]:
     }
 
 
+def _case_user(case: ChatCase) -> Any:
+    """The user who asks the case's turns, with what the case's setup gives them: a private document
+    they uploaded, a portfolio they own (such a case has a user of its own)."""
+    setup = case.setup
+    user = chat.eval_user(case.id if setup.own_user else "")
+    if (u := setup.private_upload) is not None:
+        chat.upload_private(user, u.name, u.text, u.title, u.doc_date, u.doc_type)
+    if setup.portfolio is not None:
+        chat.portfolio_own(user, setup.portfolio.name, setup.portfolio.holdings)
+    return user
+
+
 def _run_turns(case: ChatCase, user: Any) -> list[dict[str, Any]]:
     conversation = None
     snaps = []
@@ -86,13 +98,10 @@ def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any]
         variant=variant,
         tags=list(case.tags),
         source=case.source,
-        inputs={"turns": [t.ask for t in case.turns], "setup": case.setup.model_dump(exclude_none=True)},
+        inputs={"turns": [t.ask for t in case.turns], "setup": case.setup.model_dump(exclude_defaults=True)},
         expected={"turns": [t.expect.model_dump(exclude_defaults=True) for t in case.turns], "attack": case.attack},
     )
-    user = chat.eval_user(case.id if case.setup.upload else "")
-    if case.setup.upload:
-        u = case.setup.upload
-        chat.upload_private(user, u.name, u.text, u.title, u.doc_date, u.doc_type)
+    user = _case_user(case)
     started = time.perf_counter()
     with override_settings(**{**engine, **_case_settings(case)}):
         mail.outbox = []

@@ -51,7 +51,7 @@ def gullible_settings(url: str) -> dict[str, Any]:
 
 def _needs_library(case: suites.ChatCase) -> bool:
     return (
-        bool(case.setup.upload)
+        case.setup.private_upload is not None
         or any(
             t.expect.document or t.expect.tool in LIBRARY_TOOLS or "no_document" in t.expect.outcomes
             for t in case.turns
@@ -71,8 +71,8 @@ def _chat_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
     from evaluation.run_chat import run_case
 
     chat_cases: list[suites.ChatCase] = cases
-    stems = {t.expect.document for c in chat_cases for t in c.turns if t.expect.document}
-    corpus.ensure(corpus.needed(stems, library=any(_needs_library(c) for c in chat_cases)))
+    if any(_needs_library(c) for c in chat_cases):
+        corpus.ensure()
     llm = llm_judge.judge_llm()
     with ExitStack() as stack:
         server = stack.enter_context(gullible_server()) if run.suite == "adversarial" else None

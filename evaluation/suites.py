@@ -40,6 +40,8 @@ class Expect(_Strict):
     figures: list[str] = Field(default_factory=list)
     document: str | None = None  # file stem of the document the answer must cite
     page: int | list[int] | None = None  # printed page (as cited) — any of a list
+    also_pages: list[int] = Field(default_factory=list)  # other printed pages of the document stating the same fact
+    contains: list[str] = Field(default_factory=list)  # text the shown answer must contain (a name, a link)
     outcome: str | list[str] | None = None
     tool: str | None = None  # tool node or registry tool name the agent must run
     # adversarial guards
@@ -66,6 +68,12 @@ class Expect(_Strict):
     def outcomes(self) -> list[str]:
         return [self.outcome] if isinstance(self.outcome, str) else list(self.outcome or [])
 
+    @property
+    def pages(self) -> list[int]:
+        """Every printed page a citation may name: ``page`` (or any of its list) and ``also_pages``."""
+        pages = [self.page] if isinstance(self.page, int) else list(self.page or [])
+        return [*pages, *self.also_pages]
+
 
 class Turn(_Strict):
     ask: str = Field(min_length=1, max_length=2000)
@@ -80,10 +88,32 @@ class Upload(_Strict):
     doc_type: str = "note"
 
 
+class SetupPortfolio(_Strict):
+    name: str = Field(min_length=1, max_length=100)
+    holdings: list[tuple[str, float]] = Field(min_length=1)  # [ticker, weight]
+
+
 class Setup(_Strict):
     upload: Upload | None = None  # a document only this case's user can see (indirect injection)
+    # The golden set's form of a private upload: the note's text, its file name and title.
+    upload_note: str | None = None
+    upload_name: str = "note.md"
+    upload_title: str = ""
+    portfolio: SetupPortfolio | None = None  # a portfolio the case's user owns
     web: str | None = None  # key into web_replay.json: the replayed web results of this case
     variants: list[Literal["deterministic", "gullible"]] | None = None  # adversarial: default both
+
+    @property
+    def private_upload(self) -> Upload | None:
+        """The document only this case's user can see, in either form (none: ``None``)."""
+        if self.upload_note:
+            return Upload(name=self.upload_name, text=self.upload_note, title=self.upload_title, doc_type="")
+        return self.upload
+
+    @property
+    def own_user(self) -> bool:
+        """The case needs a user of its own: it uploads a private document or owns a portfolio."""
+        return self.private_upload is not None or self.portfolio is not None
 
 
 class ChatCase(_Strict):

@@ -6,6 +6,7 @@ status, trace steps with their outputs) and the stored chunks the turn cited or 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evaluation import judge
@@ -57,11 +58,22 @@ def _document_and_page(expect: Expect, turn: dict[str, Any], chunks: dict[int, d
     ids = [int(c.get("chunk_id") or 0) for c in turn["citations"]]
     cited = [chunks[i] for i in ids if i in chunks]
     doc_ok = expect.document is None or any(c["stem"] == expect.document for c in cited)
-    pages = [expect.page] if isinstance(expect.page, int) else list(expect.page or [])
+    pages = expect.pages  # the expected page or any other page of the document stating the same fact
     page_ok = not pages or any(
         c["stem"] == (expect.document or c["stem"]) and str(c["page"]) in {str(p) for p in pages} for c in cited
     )
     return doc_ok, page_ok
+
+
+def _flat(text: str) -> str:
+    """Text compared for ``contains``: dashes as "-", whitespace squashed, lower case."""
+    return judge.squash(re.sub(r"[–—−]", "-", text or "")).lower()
+
+
+def missing_text(expected: list[str], answer: str) -> list[str]:
+    """The expected ``contains`` texts (a dissenter's name, a link) that the shown answer lacks."""
+    shown = _flat(answer)
+    return [item for item in expected if _flat(item) not in shown]
 
 
 def _tools_of(turn: dict[str, Any]) -> set[str]:
@@ -80,6 +92,7 @@ def judge_turn(
     answer = turn["answer"]
     shown = outcome == "answered" or (outcome == "no_document")
     missing = judge.missing_figures(expect.figures, answer) if expect.figures else []
+    text_missing = missing_text(expect.contains, answer)
     doc_ok, page_ok = _document_and_page(expect, turn, chunks)
     outcome_ok = not expect.outcomes or outcome in expect.outcomes
     tools = _tools_of(turn)
@@ -94,11 +107,12 @@ def judge_turn(
         judge.trace_figures(answer, question, turn["claims"], turn["steps"], cited_chunks) if shown else (0, 0, [])
     )
     resolving = [judge.citation_resolves(c, chunks) for c in turn["citations"]] if shown else []
-    correct = outcome_ok and not missing and doc_ok and page_ok
+    correct = outcome_ok and not missing and not text_missing and doc_ok and page_ok
     verdicts = {
         "outcome": outcome,
         "outcome_ok": outcome_ok,
         "figures_missing": missing,
+        "text_missing": text_missing,
         "document_ok": doc_ok,
         "page_ok": page_ok,
         "tool_ok": tool_ok,
@@ -159,10 +173,12 @@ def reason(verdicts: dict[str, Any], expect: Expect) -> str:
         parts.append(f"ended {verdicts['outcome']}, expected {' or '.join(expect.outcomes)}")
     if verdicts["figures_missing"]:
         parts.append("missing figure(s) " + ", ".join(verdicts["figures_missing"]))
+    if verdicts.get("text_missing"):
+        parts.append("missing text " + ", ".join(repr(t) for t in verdicts["text_missing"]))
     if not verdicts["document_ok"]:
         parts.append(f"did not cite {expect.document}")
     if not verdicts["page_ok"]:
-        parts.append(f"cited no expected page ({expect.page})")
+        parts.append(f"cited no expected page ({'/'.join(str(p) for p in expect.pages)})")
     if verdicts["tool_ok"] is False:
         parts.append(f"did not run {expect.tool}")
     if verdicts["figures_traced"] < verdicts["figures_shown"]:
