@@ -166,6 +166,20 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('reviews/<int:task_id>/decide/', 'POST'): "302 403 400 400 403",
     ('reviews/audit/', 'GET'): "302 403 200 200 403",
     ('reviews/audit/export.csv', 'GET'): "302 403 200 200 403",
+    # Added when the evaluation harness and the delivered-brief pages merged. The world holds no
+    # evaluation run and its brief was never delivered, so object routes answer 404 to everyone
+    # signed in (an id that does not exist); /evaluation/run/ and .../delete/ take POST only.
+    ('briefs/<int:brief_id>/delivered/', 'GET'): "302 404 404 404 404",
+    ('briefs/<int:brief_id>/delivered/email.html', 'GET'): "302 404 404 404 404",
+    ('evaluation/run/', 'GET'): "302 405 405 405 405",
+    ('evaluation/runs/<int:run_id>/', 'GET'): "302 404 404 404 404",
+    ('evaluation/runs/<int:run_id>/delete/', 'GET'): "302 405 405 405 405",
+    ('evaluation/cases/<int:case_pk>/', 'GET'): "302 404 404 404 404",
+    ('evaluation/diff/', 'GET'): "302 404 404 404 404",
+    ('api/v1/evaluate', 'GET'): "401 200 200 200 200",
+    ('api/v1/evaluate', 'POST'): "401 400 400 400 400",
+    ('api/v1/evaluate/<int:run_id>', 'GET'): "401 404 404 404 404",
+    ('api/v1/evaluate/<int:run_id>', 'DELETE'): "401 404 404 404 404",
     ('evaluation/', 'GET'): "302 200 200 200 200",
     ('api/v1/health', 'GET'): "200|503 200|503 200|503 200|503 200|503",
     ('api/v1/health/live', 'GET'): "200 200 200 200 200",

@@ -90,7 +90,9 @@ def _portfolio_objects(a: Any, tag: str) -> dict[str, str]:
     Holding.objects.create(portfolio=portfolio, ticker="INFY.NS", weight=1.0)
     watchlist = Watchlist.objects.create(owner=a, name=f"Watch {tag}", tickers=["INFY.NS"])
     run = BriefRun.objects.create(watchlist=watchlist, requested_by=a, trigger="button", status="done")
-    brief = Brief.objects.create(run=run, watchlist=watchlist, title="Brief", draft={}, body_text="", body_html="")
+    # The smallest draft the brief page renders: a title, an empty lead and no sections.
+    draft = {"title": "Brief", "summary": "", "sections": []}
+    brief = Brief.objects.create(run=run, watchlist=watchlist, title="Brief", draft=draft, body_text="", body_html="")
     task = review_task_request(
         requested_by=a,
         subject_owner=a,
