@@ -1,0 +1,141 @@
+"""One BM25 index shared by every process: a worker process ingests and publishes, this process
+maps the new version on its next query (no rebuilding here); deletions change it everywhere; a
+writer killed between building and publishing changes nothing readers see; missing files are
+rebuilt from the database by the first process that needs them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+from django.conf import settings
+from rank_bm25 import BM25Okapi
+
+from research.models import Chunk, Document
+from research.retrieval.bm25 import LAST_PUBLISH, corpus_version, process_index, store_root
+from research.retrieval.text import tokenize
+from research.selectors import passage_search
+from research.services import UploadFile, document_delete, document_ingest, document_upload
+from tests.conftest import ROOT, test_database_url
+from tests.research.conftest import ingest
+
+QUOKKA = b"# Quokka desk note\n\nThe quokka swap line was extended by 40 basis points.\n\nLiquidity stayed ample."
+WOMBAT = b"# Wombat desk note\n\nThe wombat corridor was narrowed.\n\nLiquidity stayed ample in the corridor."
+
+
+def bm25(user: Any, query: str) -> list[int]:
+    return [p.chunk.document_id for p in passage_search(user=user, query=query, mode="bm25")]
+
+
+@pytest.mark.worker
+def test_a_document_ingested_by_the_worker_is_searchable_here_within_two_seconds(
+    celery_worker: Any, make_user: Any
+) -> None:
+    user = make_user("analyst")
+    assert bm25(user, "quokka swap") == []  # maps the current version in this process
+    mapped = process_index.version
+    LAST_PUBLISH.clear()
+    note = document_upload(user=user, files=[UploadFile(name="quokka.md", data=QUOKKA)]).created[0]
+    deadline = time.monotonic() + 180
+    while not (hits := bm25(user, "quokka swap")) and time.monotonic() < deadline:
+        assert not Document.objects.get(pk=note.pk).status == "failed"
+        time.sleep(0.02)
+    found_at = time.time()
+    assert hits == [note.pk]
+    done = Document.objects.get(pk=note.pk)
+    # ingested_at is set in the worker's transaction before the index is published and committed.
+    lag = found_at - done.ingested_at.timestamp()
+    assert done.status == "done" and lag <= 2.0, lag
+    assert process_index.version != mapped
+    stored = process_index.stored
+    assert stored is not None and stored.manifest.built_by["pid"] != os.getpid()  # the worker built it
+    assert LAST_PUBLISH == {}  # and this process built nothing
+    assert isinstance(stored.segments[-1].post_rows, np.memmap)
+
+
+@pytest.mark.django_db
+def test_deleting_a_document_takes_it_out_of_bm25_and_out_of_its_statistics(analyst: Any) -> None:
+    quokka = ingest(analyst, "quokka.md", QUOKKA)
+    wombat = ingest(analyst, "wombat.md", WOMBAT)
+    assert bm25(analyst, "quokka swap") == [quokka.pk]
+    gone = set(Chunk.objects.filter(document=quokka).values_list("id", flat=True))
+    document_delete(user=analyst, document=quokka)
+    assert bm25(analyst, "quokka swap") == []
+    assert bm25(analyst, "wombat corridor") == [wombat.pk]
+    index = process_index.get()
+    remaining = list(Chunk.objects.order_by("id").values_list("id", "text"))
+    assert index.ids.tolist() == [cid for cid, _ in remaining] and not gone & set(index.ids.tolist())
+    # The statistics are the remaining library's: scores equal BM25Okapi over what is left.
+    reference = BM25Okapi([tokenize(text) for _, text in remaining])
+    for query in ("liquidity stayed ample", "corridor", "quokka"):
+        np.testing.assert_allclose(index.scores(query), reference.get_scores(tokenize(query)), rtol=1e-9, atol=1e-12)
+
+
+CRASH = """
+import os, sys
+import django
+
+django.setup()
+from research.retrieval import bm25_store
+
+real_publish_dir = bm25_store.publish_dir
+
+
+def die_before_publishing_a_version(stage, target):
+    if target.parent.name == "versions":
+        os._exit(17)  # killed after building the version's files, before the rename
+    return real_publish_dir(stage, target)
+
+
+bm25_store.publish_dir = die_before_publishing_a_version
+from research.services import document_ingest
+
+document_ingest(document_id=int(sys.argv[1]))
+"""
+
+
+def test_a_writer_killed_between_building_and_publishing_changes_nothing_readers_see(
+    transactional_db: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("research.services._enqueue_ingest", lambda document_id: None)  # no worker
+    user = make_user("analyst")
+    wombat = document_upload(user=user, files=[UploadFile(name="wombat.md", data=WOMBAT)]).created[0]
+    document_ingest(document_id=wombat.pk)
+    quokka = document_upload(user=user, files=[UploadFile(name="quokka.md", data=QUOKKA)]).created[0]
+    version = corpus_version()
+    assert bm25(user, "wombat corridor") == [wombat.pk]
+    env = {**os.environ, "DATABASE_URL": test_database_url(), "REDIS_URL": settings.REDIS_URL, "PYTHONWARNINGS": "ignore"}
+    child = subprocess.run(
+        [sys.executable, "-c", CRASH, str(quokka.pk)], cwd=ROOT, env=env, capture_output=True, timeout=300
+    )
+    assert child.returncode == 17, child.stderr.decode()[-3000:]
+
+    assert corpus_version() == version  # the transaction died with the process
+    assert Document.objects.get(pk=quokka.pk).status == "processing"
+    assert not Chunk.objects.filter(document=quokka).exists()
+    root = store_root()
+    staged = [p.name for p in (root / "tmp").iterdir()]
+    assert any(name.startswith("version-") for name in staged)  # built, never published
+    assert max(int(p.name) for p in (root / "versions").iterdir()) == version
+    assert bm25(user, "wombat corridor") == [wombat.pk] and bm25(user, "quokka swap") == []
+    # The retried task starts over and succeeds; every process then finds the document.
+    assert document_ingest(document_id=quokka.pk).status == "done"
+    assert bm25(user, "quokka swap") == [quokka.pk]
+
+
+@pytest.mark.django_db
+def test_a_version_without_files_is_built_from_the_database_by_the_first_process_that_needs_it(analyst: Any) -> None:
+    quokka = ingest(analyst, "quokka.md", QUOKKA)
+    shutil.rmtree(store_root())  # e.g. a new machine whose worker has not shared its directory
+    process_index.reset()
+    LAST_PUBLISH.clear()
+    assert bm25(analyst, "quokka swap") == [quokka.pk]
+    stored = process_index.stored
+    assert stored is not None and stored.manifest.built_by["pid"] == os.getpid()
+    assert LAST_PUBLISH["added"] == Chunk.objects.count() and stored.manifest.version == corpus_version()
