@@ -32,7 +32,11 @@ from bench._common import median_p95
 from bench._research_corpus import TIMINGS, build_corpus, corpus_texts, corpus_vectors, hnsw_params
 
 ROOT = Path(__file__).resolve().parents[1]
-FIQA = ROOT.parent / "shared" / "data" / "fiqa" / "test.jsonl"
+# ../shared beside the checkout (a worktree under /work/wt finds it one level further up).
+SHARED = next(
+    (p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()), ROOT.parent / "shared"
+)
+FIQA = SHARED / "data" / "fiqa" / "test.jsonl"
 BENCH_EMAIL = "bench-research@alphadesk.local"
 
 

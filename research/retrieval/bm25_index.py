@@ -55,6 +55,12 @@ class CorpusStats:
         return cls(n=n, total_length=total_length, average_idf=mean_idf(df, n), df=df)
 
 
+@dataclass(frozen=True)
+class _Query:
+    terms: np.ndarray  # int64 ids of the query's terms present in the corpus
+    weights: np.ndarray  # count in the query × idf
+
+
 class Bm25Index:
     """The live rows of ``parts`` — ``(segment, its deleted rows)`` — scored as one BM25Okapi corpus."""
 
@@ -65,6 +71,7 @@ class Bm25Index:
         self.vocab = vocab
         self.stats = stats
         self.params = params
+        self.avgdl = stats.total_length / stats.n if stats.n else 1.0
 
     def __len__(self) -> int:
         return self.stats.n
@@ -75,9 +82,9 @@ class Bm25Index:
         live = [np.delete(np.asarray(seg.chunk_ids), dead) for seg, dead in self.parts]
         return np.sort(np.concatenate(live)) if live else np.zeros(0, dtype=np.int64)
 
-    def _weights(self, query: str | Sequence[str]) -> tuple[list[int], np.ndarray]:
-        """Term ids of the query present in the corpus, and count × idf for each (a repeated
-        query token counts again, as in BM25Okapi; negative idf floored to ε × mean idf)."""
+    def query(self, query: str | Sequence[str]) -> _Query:
+        """The query's terms present in the corpus, each weighted count × idf (a repeated query
+        token counts again, as in BM25Okapi; negative idf floored to ε × mean idf)."""
         tokens = tokenize(query) if isinstance(query, str) else list(query)
         df_all = self.stats.df
         terms, counts = [], []
@@ -90,39 +97,24 @@ class Bm25Index:
         n = self.stats.n
         idf = np.log(n - df + 0.5) - np.log(df + 0.5)
         idf[idf < 0] = self.params.epsilon * self.stats.average_idf
-        return terms, idf * np.asarray(counts, dtype=np.float64)
+        return _Query(np.asarray(terms, dtype=np.int64), idf * np.asarray(counts, dtype=np.float64))
 
-    def _hits(
-        self, segment: Segment, dead: np.ndarray, terms: list[int], weights: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(local rows holding a query term and not deleted, their BM25 scores)."""
+    def contribution(self, weight: float | np.ndarray, tf: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """``weight`` × BM25's term-frequency factor tf·(k1 + 1) / (tf + k1·(1 − b + b·length / avgdl)),
+        in float64 with few temporaries (equal to BM25Okapi's value up to the last bits)."""
         k1, b = self.params.k1, self.params.b
-        avgdl = self.stats.total_length / self.stats.n if self.stats.n else 1.0
-        scores: np.ndarray | None = None
-        hit = np.zeros(0, dtype=bool)
-        for term, weight in zip(terms, weights, strict=True):
-            found = segment.postings(term)
-            if found is None:
-                continue
-            rows, tf_raw = found
-            if scores is None:
-                scores, hit = np.zeros(len(segment)), np.zeros(len(segment), dtype=bool)
-            tf = tf_raw.astype(np.float64)
-            scores[rows] += weight * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * segment.lengths[rows] / avgdl)))
-            hit[rows] = True
-        if scores is None:
-            return EMPTY_ROWS, np.zeros(0)
-        hit[dead] = False
-        rows = np.flatnonzero(hit)
-        return rows, scores[rows]
+        out = lengths * (k1 * b / self.avgdl)
+        out += k1 * (1 - b)
+        out += tf
+        return np.divide(tf * (np.asarray(weight) * (k1 + 1)), out, out=out)
 
     def scores(self, query: str | Sequence[str]) -> np.ndarray:
         """BM25Okapi ``get_scores`` for every live row, rows in chunk-id order (see :attr:`ids`)."""
         ids = self.ids
         out = np.zeros(len(ids))
-        terms, weights = self._weights(query)
+        terms = self.query(query)
         for segment, dead in self.parts:
-            rows, scores = self._hits(segment, dead, terms, weights)
+            rows, scores = _Ranker(self, segment, dead, terms, None).top(None)
             out[np.searchsorted(ids, np.asarray(segment.chunk_ids)[rows])] = scores
         return out
 
@@ -134,26 +126,134 @@ class Bm25Index:
 
         Rows without any query term are never returned. (In a tiny corpus BM25Okapi's idf can
         be negative, so a matching row may score below zero; it is still a match.)"""
-        terms, weights = self._weights(query)
-        if not terms or k <= 0:
+        terms = self.query(query)
+        if not terms.terms.size or k <= 0:
             return []
         allowed = None if allowed_doc_ids is None else _doc_mask(allowed_doc_ids)
         ids_parts, score_parts = [], []
         for segment, dead in self.parts:
-            rows, scores = self._hits(segment, dead, terms, weights)
-            if allowed is not None and rows.size:
-                docs = np.asarray(segment.doc_ids[rows])
-                inside = docs < len(allowed)
-                keep = np.zeros(len(rows), dtype=bool)
-                keep[inside] = allowed[docs[inside]]
-                rows, scores = rows[keep], scores[keep]
-            rows, scores = _best(rows, scores, k)
-            ids_parts.append(np.asarray(segment.chunk_ids[rows]))
+            rows, scores = _Ranker(self, segment, dead, terms, allowed).top(k)
+            ids_parts.append(np.asarray(segment.chunk_ids)[rows])
             score_parts.append(scores)
         ids = np.concatenate(ids_parts) if ids_parts else np.zeros(0, dtype=np.int64)
         scores = np.concatenate(score_parts) if score_parts else np.zeros(0)
         order = np.lexsort((ids, -scores))[:k]
         return [(int(ids[i]), float(scores[i])) for i in order]
+
+
+# A term with this many postings or more is worth checking whether it can be skipped.
+PRUNE_MIN_POSTINGS = 1024
+# Checks whether the rest of a query's terms can be skipped (each one a pass over the segment).
+MAX_CHECKS = 8
+# Score bounds are raised by this factor, so rounding can never make a bound too low.
+BOUND_MARGIN = 1 + 1e-9
+
+
+class _Ranker:
+    """One query over one segment. Terms are added in order of the most they can add to a row
+    (rare terms first). Once the terms left cannot lift a row that has none of the terms so far
+    up to the k-th best score so far, they are only looked up for the rows already found that
+    could still reach it (MaxScore): the same top k, with every tie, without reading the long
+    postings of common terms. Every row's score is summed in the same term order either way."""
+
+    def __init__(
+        self, index: Bm25Index, segment: Segment, dead: np.ndarray, query: _Query, allowed: np.ndarray | None
+    ) -> None:
+        self.index, self.segment, self.dead = index, segment, dead
+        self.row_allowed = self._row_filter(allowed)
+        found, pos = segment.locate(query.terms)
+        self.weights = query.weights[found]
+        self.starts, self.ends = segment.term_ptr[pos], segment.term_ptr[pos + 1]
+        bound = index.contribution(self.weights, segment.term_max_tf[pos], segment.term_min_len[pos])
+        self.order = np.argsort(-bound, kind="stable")
+        # left[j]: the most the terms order[j:] together can add to a row (and postings they hold).
+        self.left = np.append(np.cumsum(bound[self.order][::-1])[::-1], 0.0) * BOUND_MARGIN
+        sizes = (self.ends - self.starts)[self.order]
+        self.left_postings = np.append(np.cumsum(sizes[::-1])[::-1], 0)
+        self.scores = np.zeros(0)
+        self.hit = np.zeros(0, dtype=bool)
+
+    def add(self, term: int) -> None:
+        """Every posting of ``term`` into the dense score table."""
+        segment = self.segment
+        rows = segment.post_rows[self.starts[term] : self.ends[term]]
+        tf = segment.post_tf[self.starts[term] : self.ends[term]]
+        self.scores[rows] += self.index.contribution(self.weights[term], tf, segment.lengths[rows])
+        self.hit[rows] = True
+
+    def found(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows holding a term added so far, not deleted and in an allowed document, their scores)."""
+        self.hit[self.dead] = False
+        if self.row_allowed is not None:
+            self.hit &= self.row_allowed
+        rows = np.flatnonzero(self.hit)
+        return rows, self.scores[rows]
+
+    def _row_filter(self, allowed: np.ndarray | None) -> np.ndarray | None:
+        """Which rows are in an allowed document; None when they all are (the usual case)."""
+        if allowed is None:
+            return None
+        docs = self.segment.doc_set
+        inside = docs < len(allowed)
+        if docs.size == 0 or (inside.all() and allowed[docs].all()):
+            return None
+        padded = np.zeros(int(docs[-1]) + 1, dtype=bool)
+        padded[: min(len(allowed), len(padded))] = allowed[: len(padded)]
+        return padded[self.segment.doc_ids]
+
+    def top(self, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """The best ``k`` rows and every row tied with the k-th; all matching rows when None."""
+        n = len(self.segment)
+        self.scores, self.hit = np.zeros(n), np.zeros(n, dtype=bool)
+        prune = k is not None and bool((self.weights > 0).all())
+        # The k-th best score so far is at most what the terms added so far can add up to, and
+        # since a check at most its value then plus what the terms added after can add (``slack``):
+        # a check — a pass over the segment — is only made when skipping could be allowed.
+        slack, checks = 0.0, 0
+        for j, term in enumerate(self.order):
+            added = self.left[0] - self.left[j]
+            if prune and self.left[j] < added + slack and checks < MAX_CHECKS and 16 * self.left_postings[j] >= n:
+                assert k is not None
+                checks += 1
+                rows, scores = self.found()
+                if rows.size >= k:
+                    theta = float(np.partition(scores, rows.size - k)[rows.size - k])
+                    if self.left[j] < theta:
+                        return _best(*self.finish(rows, scores, j, theta, k), k)
+                    slack = min(slack, theta - added)
+            self.add(term)
+        rows, scores = self.found()
+        return (rows, scores) if k is None else _best(rows, scores, k)
+
+    def finish(
+        self, rows: np.ndarray, scores: np.ndarray, j: int, theta: float, k: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Add the terms ``order[j:]`` to the rows found so far, dropping after each term the rows
+        that can no longer reach the k-th best score (which only rises)."""
+        scores = scores.copy()
+        for jj in range(j, len(self.order)):
+            keep = scores + self.left[jj] >= theta
+            rows, scores = rows[keep], scores[keep]
+            term = self.order[jj]
+            match, where = self._lookup(rows, self.starts[term], self.ends[term])
+            if match.size:
+                tf = self.segment.post_tf[where]
+                scores[match] += self.index.contribution(self.weights[term], tf, self.segment.lengths[rows[match]])
+            theta = max(theta, float(np.partition(scores, rows.size - k)[rows.size - k]))
+        return rows, scores
+
+    def _lookup(self, rows: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
+        """(indices into ``rows`` (ascending) of the rows in postings [start, end), those postings)."""
+        postings = self.segment.post_rows[start:end]
+        if 16 * rows.size < postings.size:  # few rows: binary search each in the postings
+            at = np.minimum(np.searchsorted(postings, rows), postings.size - 1)
+            match = np.flatnonzero(postings[at] == rows)
+            return match, start + at[match]
+        member = self.hit  # reused as a membership table of ``rows``
+        member[:] = False
+        member[rows] = True
+        where = start + np.flatnonzero(member[postings])
+        return np.searchsorted(rows, self.segment.post_rows[where]), where
 
 
 def _doc_mask(allowed_doc_ids: Sequence[int]) -> np.ndarray:

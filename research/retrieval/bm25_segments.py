@@ -28,11 +28,16 @@ class Segment:
 
     chunk_ids: np.ndarray  # int64 [rows], ascending
     doc_ids: np.ndarray  # int64 [rows]
+    doc_set: np.ndarray  # int64 [documents]: the distinct document ids, ascending
     lengths: np.ndarray  # int32 [rows]: tokens in the row (BM25's document length)
     terms: np.ndarray  # int32 [t], ascending term ids present in the segment
     term_ptr: np.ndarray  # int64 [t + 1]: postings of terms[i] are [term_ptr[i], term_ptr[i + 1])
     post_rows: np.ndarray  # int32 [postings]: local row
     post_tf: np.ndarray  # int32 [postings]: occurrences of the term in the row
+    # Per term: the largest tf and the shortest row among its postings, which bound the score a
+    # term can add to any row (so a query can skip rows that cannot reach the top k).
+    term_max_tf: np.ndarray  # int32 [t]
+    term_min_len: np.ndarray  # int32 [t]
 
     @classmethod
     def array_names(cls) -> list[str]:
@@ -45,13 +50,13 @@ class Segment:
     def n_postings(self) -> int:
         return len(self.post_rows)
 
-    def postings(self, term_id: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """(rows, term frequencies) of ``term_id``, or None when no row of this segment has it."""
-        i = int(np.searchsorted(self.terms, term_id))
-        if i == len(self.terms) or int(self.terms[i]) != term_id:
-            return None
-        start, end = int(self.term_ptr[i]), int(self.term_ptr[i + 1])
-        return self.post_rows[start:end], self.post_tf[start:end]
+    def locate(self, term_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(which of ``term_ids`` this segment has, their positions in :attr:`terms`)."""
+        pos = np.searchsorted(self.terms, term_ids)
+        inside = pos < len(self.terms)
+        found = np.zeros(len(term_ids), dtype=bool)
+        found[inside] = self.terms[pos[inside]] == term_ids[inside]
+        return np.flatnonzero(found), pos[found]
 
     def rows_of(self, chunk_ids: np.ndarray) -> np.ndarray:
         """Local rows of those of ``chunk_ids`` (sorted) that are in this segment."""
@@ -147,14 +152,20 @@ class Rows:
         by_term = np.lexsort((p_rows, self.p_terms))
         p_terms = self.p_terms[by_term]
         terms, starts = np.unique(p_terms, return_index=True)
+        lengths = self.lengths[order].astype(np.int32)
+        post_rows, post_tf = p_rows[by_term], self.p_tf[by_term].astype(np.int32)
+        nonempty = len(starts) > 0
         return Segment(
             chunk_ids=self.chunk_ids[order].astype(np.int64),
             doc_ids=self.doc_ids[order].astype(np.int64),
-            lengths=self.lengths[order].astype(np.int32),
+            doc_set=np.unique(self.doc_ids).astype(np.int64),
+            lengths=lengths,
             terms=terms.astype(np.int32),
             term_ptr=np.append(starts, len(p_terms)).astype(np.int64),
-            post_rows=p_rows[by_term],
-            post_tf=self.p_tf[by_term].astype(np.int32),
+            post_rows=post_rows,
+            post_tf=post_tf,
+            term_max_tf=np.maximum.reduceat(post_tf, starts) if nonempty else np.zeros(0, np.int32),
+            term_min_len=np.minimum.reduceat(lengths[post_rows], starts) if nonempty else np.zeros(0, np.int32),
         )
 
 

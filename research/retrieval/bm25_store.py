@@ -35,7 +35,7 @@ import numpy as np
 from research.retrieval.bm25_index import Bm25Index, Bm25Params, CorpusStats
 from research.retrieval.bm25_segments import EMPTY_ROWS, Segment
 
-FORMAT = 1
+FORMAT = 3
 # A version that is no longer current, and files no version lists, are deleted once this old:
 # long enough for a process that has just read the version number to open its files.
 GRACE_SECONDS = 120
@@ -51,8 +51,9 @@ def save_array(path: Path, array: np.ndarray) -> None:
 
 
 def load_array(path: Path) -> np.ndarray:
-    """The array in ``path`` mapped read-only: pages are shared with every process mapping it."""
-    return np.load(path, mmap_mode="r")
+    """The array in ``path`` mapped read-only: pages are shared with every process mapping it.
+    A plain ndarray view of the map (``np.memmap`` slices cost microseconds each in Python)."""
+    return np.load(path, mmap_mode="r").view(np.ndarray)
 
 
 def _fsync_dir(path: Path) -> None:

@@ -57,7 +57,7 @@ def test_a_document_ingested_by_the_worker_is_searchable_here_within_two_seconds
     stored = process_index.stored
     assert stored is not None and stored.manifest.built_by["pid"] != os.getpid()  # the worker built it
     assert LAST_PUBLISH == {}  # and this process built nothing
-    assert isinstance(stored.segments[-1].post_rows, np.memmap)
+    assert isinstance(stored.segments[-1].post_rows.base, np.memmap)  # mapped, not copied
 
 
 @pytest.mark.django_db
