@@ -141,20 +141,12 @@ class Bm25Index:
         return [(int(ids[i]), float(scores[i])) for i in order]
 
 
-# A term with this many postings or more is worth checking whether it can be skipped.
-PRUNE_MIN_POSTINGS = 1024
-# Checks whether the rest of a query's terms can be skipped (each one a pass over the segment).
-MAX_CHECKS = 8
-# Score bounds are raised by this factor, so rounding can never make a bound too low.
-BOUND_MARGIN = 1 + 1e-9
-
-
 class _Ranker:
-    """One query over one segment. Terms are added in order of the most they can add to a row
-    (rare terms first). Once the terms left cannot lift a row that has none of the terms so far
-    up to the k-th best score so far, they are only looked up for the rows already found that
-    could still reach it (MaxScore): the same top k, with every tie, without reading the long
-    postings of common terms. Every row's score is summed in the same term order either way."""
+    """One query over one segment, term at a time into a dense score table.
+
+    (An exact MaxScore variant — skipping the postings of common terms once they cannot lift a
+    row into the top k — was measured on the 1M-passage bench and removed: it found the cut-off
+    for two queries in three, but the checks cost as much as they saved; see git history.)"""
 
     def __init__(
         self, index: Bm25Index, segment: Segment, dead: np.ndarray, query: _Query, allowed: np.ndarray | None
@@ -164,30 +156,6 @@ class _Ranker:
         found, pos = segment.locate(query.terms)
         self.weights = query.weights[found]
         self.starts, self.ends = segment.term_ptr[pos], segment.term_ptr[pos + 1]
-        bound = index.contribution(self.weights, segment.term_max_tf[pos], segment.term_min_len[pos])
-        self.order = np.argsort(-bound, kind="stable")
-        # left[j]: the most the terms order[j:] together can add to a row (and postings they hold).
-        self.left = np.append(np.cumsum(bound[self.order][::-1])[::-1], 0.0) * BOUND_MARGIN
-        sizes = (self.ends - self.starts)[self.order]
-        self.left_postings = np.append(np.cumsum(sizes[::-1])[::-1], 0)
-        self.scores = np.zeros(0)
-        self.hit = np.zeros(0, dtype=bool)
-
-    def add(self, term: int) -> None:
-        """Every posting of ``term`` into the dense score table."""
-        segment = self.segment
-        rows = segment.post_rows[self.starts[term] : self.ends[term]]
-        tf = segment.post_tf[self.starts[term] : self.ends[term]]
-        self.scores[rows] += self.index.contribution(self.weights[term], tf, segment.lengths[rows])
-        self.hit[rows] = True
-
-    def found(self) -> tuple[np.ndarray, np.ndarray]:
-        """(rows holding a term added so far, not deleted and in an allowed document, their scores)."""
-        self.hit[self.dead] = False
-        if self.row_allowed is not None:
-            self.hit &= self.row_allowed
-        rows = np.flatnonzero(self.hit)
-        return rows, self.scores[rows]
 
     def _row_filter(self, allowed: np.ndarray | None) -> np.ndarray | None:
         """Which rows are in an allowed document; None when they all are (the usual case)."""
@@ -203,57 +171,17 @@ class _Ranker:
 
     def top(self, k: int | None) -> tuple[np.ndarray, np.ndarray]:
         """The best ``k`` rows and every row tied with the k-th; all matching rows when None."""
-        n = len(self.segment)
-        self.scores, self.hit = np.zeros(n), np.zeros(n, dtype=bool)
-        prune = k is not None and bool((self.weights > 0).all())
-        # The k-th best score so far is at most what the terms added so far can add up to, and
-        # since a check at most its value then plus what the terms added after can add (``slack``):
-        # a check — a pass over the segment — is only made when skipping could be allowed.
-        slack, checks = 0.0, 0
-        for j, term in enumerate(self.order):
-            added = self.left[0] - self.left[j]
-            if prune and self.left[j] < added + slack and checks < MAX_CHECKS and 16 * self.left_postings[j] >= n:
-                assert k is not None
-                checks += 1
-                rows, scores = self.found()
-                if rows.size >= k:
-                    theta = float(np.partition(scores, rows.size - k)[rows.size - k])
-                    if self.left[j] < theta:
-                        return _best(*self.finish(rows, scores, j, theta, k), k)
-                    slack = min(slack, theta - added)
-            self.add(term)
-        rows, scores = self.found()
-        return (rows, scores) if k is None else _best(rows, scores, k)
-
-    def finish(
-        self, rows: np.ndarray, scores: np.ndarray, j: int, theta: float, k: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Add the terms ``order[j:]`` to the rows found so far, dropping after each term the rows
-        that can no longer reach the k-th best score (which only rises)."""
-        scores = scores.copy()
-        for jj in range(j, len(self.order)):
-            keep = scores + self.left[jj] >= theta
-            rows, scores = rows[keep], scores[keep]
-            term = self.order[jj]
-            match, where = self._lookup(rows, self.starts[term], self.ends[term])
-            if match.size:
-                tf = self.segment.post_tf[where]
-                scores[match] += self.index.contribution(self.weights[term], tf, self.segment.lengths[rows[match]])
-            theta = max(theta, float(np.partition(scores, rows.size - k)[rows.size - k]))
-        return rows, scores
-
-    def _lookup(self, rows: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray]:
-        """(indices into ``rows`` (ascending) of the rows in postings [start, end), those postings)."""
-        postings = self.segment.post_rows[start:end]
-        if 16 * rows.size < postings.size:  # few rows: binary search each in the postings
-            at = np.minimum(np.searchsorted(postings, rows), postings.size - 1)
-            match = np.flatnonzero(postings[at] == rows)
-            return match, start + at[match]
-        member = self.hit  # reused as a membership table of ``rows``
-        member[:] = False
-        member[rows] = True
-        where = start + np.flatnonzero(member[postings])
-        return np.searchsorted(rows, self.segment.post_rows[where]), where
+        segment = self.segment
+        scores, hit = np.zeros(len(segment)), np.zeros(len(segment), dtype=bool)
+        for weight, start, end in zip(self.weights, self.starts, self.ends, strict=True):
+            rows = segment.post_rows[start:end]
+            scores[rows] += self.index.contribution(weight, segment.post_tf[start:end], segment.lengths[rows])
+            hit[rows] = True
+        hit[self.dead] = False
+        if self.row_allowed is not None:
+            hit &= self.row_allowed
+        rows = np.flatnonzero(hit)
+        return (rows, scores[rows]) if k is None else _best(rows, scores[rows], k)
 
 
 def _doc_mask(allowed_doc_ids: Sequence[int]) -> np.ndarray:

@@ -34,10 +34,6 @@ class Segment:
     term_ptr: np.ndarray  # int64 [t + 1]: postings of terms[i] are [term_ptr[i], term_ptr[i + 1])
     post_rows: np.ndarray  # int32 [postings]: local row
     post_tf: np.ndarray  # int32 [postings]: occurrences of the term in the row
-    # Per term: the largest tf and the shortest row among its postings, which bound the score a
-    # term can add to any row (so a query can skip rows that cannot reach the top k).
-    term_max_tf: np.ndarray  # int32 [t]
-    term_min_len: np.ndarray  # int32 [t]
 
     @classmethod
     def array_names(cls) -> list[str]:
@@ -152,20 +148,15 @@ class Rows:
         by_term = np.lexsort((p_rows, self.p_terms))
         p_terms = self.p_terms[by_term]
         terms, starts = np.unique(p_terms, return_index=True)
-        lengths = self.lengths[order].astype(np.int32)
-        post_rows, post_tf = p_rows[by_term], self.p_tf[by_term].astype(np.int32)
-        nonempty = len(starts) > 0
         return Segment(
             chunk_ids=self.chunk_ids[order].astype(np.int64),
             doc_ids=self.doc_ids[order].astype(np.int64),
             doc_set=np.unique(self.doc_ids).astype(np.int64),
-            lengths=lengths,
+            lengths=self.lengths[order].astype(np.int32),
             terms=terms.astype(np.int32),
             term_ptr=np.append(starts, len(p_terms)).astype(np.int64),
-            post_rows=post_rows,
-            post_tf=post_tf,
-            term_max_tf=np.maximum.reduceat(post_tf, starts) if nonempty else np.zeros(0, np.int32),
-            term_min_len=np.minimum.reduceat(lengths[post_rows], starts) if nonempty else np.zeros(0, np.int32),
+            post_rows=p_rows[by_term],
+            post_tf=self.p_tf[by_term].astype(np.int32),
         )
 
 
