@@ -167,6 +167,9 @@ COMMANDS: dict[str, Callable[..., Any]] = {
 
 
 def main() -> None:
+    from django.db import connection
+
+    connection.ensure_connection()  # connected before any measurement, as a running process is
     for line in sys.stdin:
         command, *args = json.loads(line)
         if command == "quit":

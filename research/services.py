@@ -23,7 +23,7 @@ from core.audit import audit_record
 from core.roles import ADMIN, can_access, has_role
 from research.ingest.parsers import ParseError, sniff
 from research.models import Chunk, Document
-from research.retrieval.bm25 import corpus_version_bump
+from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
 
 if TYPE_CHECKING:
     from research.ingest.chunking import ChunkDraft
@@ -270,9 +270,11 @@ def _store_chunks(
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_INGEST_LOCK, document_id])
         if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
             return Document.objects.get(pk=document_id)
-        Chunk.objects.filter(document_id=document_id).delete()
+        stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
+        Chunk.objects.filter(id__in=stale).delete()
+        added: list[int] = []
         for start, vectors in embed_ahead([d.text for d in drafts], progress=report):
-            Chunk.objects.bulk_create(
+            created = Chunk.objects.bulk_create(
                 [
                     Chunk(
                         document_id=document_id,
@@ -288,6 +290,7 @@ def _store_chunks(
                 ],
                 batch_size=1000,
             )
+            added += [chunk.pk for chunk in created]
         locked = Document.objects.select_for_update().get(pk=document_id)
         locked.status = Document.Status.DONE
         locked.progress = 100
@@ -296,7 +299,7 @@ def _store_chunks(
         locked.chunk_count = len(drafts)
         locked.ingested_at = timezone.now()
         locked.save()
-        corpus_version_bump()
+        corpus_version_bump(ChunkChanges(added=added, removed=stale))
     return locked
 
 
@@ -319,7 +322,8 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
     storage = document.file.storage
     with transaction.atomic():
         audit_record(actor=user, action="document.delete", subject=document, before=before, request=request)
+        chunks = list(document.chunks.values_list("id", flat=True))
         document.delete()  # chunks go with it (on_delete=CASCADE)
-        corpus_version_bump()
+        corpus_version_bump(ChunkChanges(removed=chunks))
         if file_name:
             transaction.on_commit(lambda: storage.delete(file_name))

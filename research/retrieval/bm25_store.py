@@ -236,6 +236,17 @@ def open_version(root: Path, version: int) -> StoredVersion | None:
     return StoredVersion(manifest=manifest, segments=segments, deads=deads, vocab=vocab, df=df)
 
 
+def discard_version(root: Path, version: int) -> None:
+    """Take away a version directory that cannot be opened (another format, files missing), so it
+    can be published again; renamed first, so no reader sees it half deleted."""
+    path = root / "versions" / str(version)
+    if path.exists():
+        aside = root / "tmp" / f"discarded-{version}-{uuid.uuid4().hex[:8]}"
+        aside.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(path, aside)
+        shutil.rmtree(aside, ignore_errors=True)
+
+
 def published_versions(root: Path) -> list[int]:
     folder = root / "versions"
     if not folder.is_dir():

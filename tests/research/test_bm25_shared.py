@@ -19,6 +19,7 @@ from rank_bm25 import BM25Okapi
 
 from research.models import Chunk, Document
 from research.retrieval.bm25 import LAST_PUBLISH, corpus_version, process_index, store_root
+from research.retrieval.bm25_store import FORMAT
 from research.retrieval.text import tokenize
 from research.selectors import passage_search
 from research.services import UploadFile, document_delete, document_ingest, document_upload
@@ -67,6 +68,7 @@ def test_deleting_a_document_takes_it_out_of_bm25_and_out_of_its_statistics(anal
     assert bm25(analyst, "quokka swap") == [quokka.pk]
     gone = set(Chunk.objects.filter(document=quokka).values_list("id", flat=True))
     document_delete(user=analyst, document=quokka)
+    assert LAST_PUBLISH["mode"] == "changes" and LAST_PUBLISH["removed"] == len(gone)  # no full scan
     assert bm25(analyst, "quokka swap") == []
     assert bm25(analyst, "wombat corridor") == [wombat.pk]
     index = process_index.get()
@@ -140,3 +142,25 @@ def test_a_version_without_files_is_built_from_the_database_by_the_first_process
     stored = process_index.stored
     assert stored is not None and stored.manifest.built_by["pid"] == os.getpid()
     assert LAST_PUBLISH["added"] == Chunk.objects.count() and stored.manifest.version == corpus_version()
+
+
+@pytest.mark.django_db
+def test_a_version_written_in_another_format_is_rebuilt(analyst: Any) -> None:
+    quokka = ingest(analyst, "quokka.md", QUOKKA)
+    manifest = store_root() / "versions" / str(corpus_version()) / "manifest.json"
+    current = f'"format": {FORMAT}'
+    manifest.write_text(manifest.read_text().replace(current, f'"format": {FORMAT - 1}'))
+    process_index.reset()
+    assert bm25(analyst, "quokka swap") == [quokka.pk]
+    assert current in manifest.read_text()  # published again, in this release's format
+
+
+@pytest.mark.django_db
+def test_chunks_changed_behind_the_services_back_are_reconciled_at_the_next_publish(analyst: Any) -> None:
+    quokka = ingest(analyst, "quokka.md", QUOKKA)
+    Chunk.objects.filter(document=quokka).delete()  # e.g. a bulk delete from a shell: no new version
+    wombat = ingest(analyst, "wombat.md", WOMBAT)  # the next publish notices the count is off
+    assert LAST_PUBLISH["mode"] == "reconciled"
+    index = process_index.get()
+    assert index.ids.tolist() == list(Chunk.objects.order_by("id").values_list("id", flat=True))
+    assert bm25(analyst, "quokka swap") == [] and bm25(analyst, "wombat corridor") == [wombat.pk]
