@@ -45,6 +45,7 @@ __all__ = [
     "ChunkChanges",
     "_Builder",
     "build_index",
+    "corpus_index_rebuild",
     "corpus_version",
     "corpus_version_bump",
     "process_index",
@@ -106,7 +107,13 @@ class ChunkChanges:
     removed: Sequence[int] = ()
 
 
-def corpus_version_bump(changes: ChunkChanges | None = None) -> int:
+def corpus_index_rebuild() -> int:
+    """Publish a new version of the index built from scratch from the database: one segment,
+    no deleted rows (``manage.py bm25_rebuild``). Readers move to it on their next query."""
+    return corpus_version_bump(None, from_scratch=True)
+
+
+def corpus_version_bump(changes: ChunkChanges | None = None, *, from_scratch: bool = False) -> int:
     """Call inside the transaction that changes the searchable chunks, after the change: takes a
     new corpus version and publishes the BM25 index files for it before the transaction commits.
 
@@ -122,7 +129,7 @@ def corpus_version_bump(changes: ChunkChanges | None = None) -> int:
                 "RETURNING version"
             )
             version = int(cursor.fetchone()[0])
-        _publish(version, base, changes)
+        _publish(version, base, changes, from_scratch=from_scratch)
     return version
 
 
@@ -178,13 +185,13 @@ def _reconcile(draft: Draft) -> tuple[int, int]:
     return len(added), len(removed)
 
 
-def _publish(version: int, base: int, changes: ChunkChanges | None) -> None:
+def _publish(version: int, base: int, changes: ChunkChanges | None, *, from_scratch: bool = False) -> None:
     """Build ``version`` from the published ``base`` (or the newest published version, or
     nothing) and the chunks this transaction sees, and publish it. Caller holds the lock."""
     root = store_root()
     began = time.perf_counter()
-    previous = open_version(root, base)
-    draft = Draft(root, previous or _newest_stored(root))
+    previous = None if from_scratch else open_version(root, base)
+    draft = Draft(root, None if from_scratch else previous or _newest_stored(root))
     added = removed = 0
     mode = "changes" if previous is not None and changes is not None else "full"
     if mode == "changes" and changes is not None:

@@ -5,6 +5,7 @@ rebuilt from the database by the first process that needs them."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from rank_bm25 import BM25Okapi
 
 from research.models import Chunk, Document
@@ -164,3 +166,21 @@ def test_chunks_changed_behind_the_services_back_are_reconciled_at_the_next_publ
     index = process_index.get()
     assert index.ids.tolist() == list(Chunk.objects.order_by("id").values_list("id", flat=True))
     assert bm25(analyst, "quokka swap") == [] and bm25(analyst, "wombat corridor") == [wombat.pk]
+
+
+@pytest.mark.django_db
+def test_bm25_rebuild_publishes_one_segment_without_deleted_rows_and_the_same_ranking(analyst: Any) -> None:
+    quokka = ingest(analyst, "quokka.md", QUOKKA)
+    wombat = ingest(analyst, "wombat.md", WOMBAT)
+    call_command("bm25_rebuild", stdout=io.StringIO())  # both notes in one segment
+    document_delete(user=analyst, document=quokka)
+    before = process_index.get()
+    assert len(before.parts) == 1 and len(before.parts[0][1]) == 1  # quokka's row is marked, not rewritten
+    ranking = before.top("liquidity stayed ample corridor", 10)
+    out = io.StringIO()
+    call_command("bm25_rebuild", stdout=out)
+    after = process_index.get()
+    assert process_index.version == corpus_version() and f"version {corpus_version()}" in out.getvalue()
+    assert len(after.parts) == 1 and len(after.parts[0][1]) == 0  # nothing deleted left in it
+    assert after.top("liquidity stayed ample corridor", 10) == ranking
+    assert bm25(analyst, "wombat corridor") == [wombat.pk]
