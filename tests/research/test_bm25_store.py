@@ -61,6 +61,10 @@ def assert_equals_reference(root: Path, version: int, rows: list[tuple[int, int,
         order = np.argsort(-want, kind="stable")
         expected = [rows[i][0] for i in order if terms & set(tokenize(rows[i][2]))][:10]
         assert [cid for cid, _ in index.top(query, 10)] == expected, query
+        # The exact-evidence list (research/retrieval/exact.py) asks how many live rows hold a term.
+        for term in terms:
+            assert index.document_frequency(term) == sum(term in set(tokenize(r[2])) for r in rows), term
+    assert index.document_frequency("zanzibarcorridor") == 0
 
 
 def test_a_mapped_version_ranks_exactly_like_rank_bm25_after_adds_and_deletions(
