@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import cast
 
 import numpy as np
@@ -42,7 +42,9 @@ def parse_and_chunk(kind: str, data: bytes, *, progress: Progress | None = None)
     return pages, drafts
 
 
-def embed_ahead(texts: Sequence[str], *, progress: Progress | None = None) -> Iterator[tuple[int, np.ndarray]]:
+def embed_ahead(
+    texts: Sequence[str], *, progress: Progress | None = None
+) -> Generator[tuple[int, np.ndarray], None, None]:
     """Yield ``(start, vectors)`` for each step of ``RESEARCH_EMBED_PROGRESS_STEP`` texts, in order,
     while a background thread embeds the next step (the model runs outside the GIL).
 
