@@ -20,16 +20,16 @@ share the directory, files removed), the first process that needs it builds them
 Why this form — measured at 1M passages of the shipped RBI text, three real processes, 2 shared
 cores (``make bench`` → ``research_scale``; the README has every figure and the 10k/100k rows):
 
-- mapped segments: ~15 MB private per process, the index (108 MB) shared; top-10 p95 ≈ 9 ms CPU
-  for FiQA questions, ≈ 22 ms for long in-domain sentences; adding a document ≈ 0.2–0.3 s inside
-  the transaction, searchable everywhere ≈ 0.3–0.4 s later; full build 44 s, once.
+- mapped segments: ~15 MB private per process, the index (108 MB) shared; top-10 p95 ≈ 10 ms CPU
+  for FiQA questions, ≈ 22–27 ms for long in-domain sentences; adding a document ≈ 0.2–0.35 s
+  inside the transaction, searchable in every process ≈ 0.3–0.5 s after; full build 44 s, once.
 - each process building its own copy (what this replaced): ~330 MB private per process and a
-  30-second build in every process.
-- bm25s with ``mmap=True``: ~86 MB private per process (its vocabulary and score arrays), p95
-  ≈ 70 ms CPU, and a 51-second rebuild on every change (its matrix stores final scores); its idf
-  differs from BM25Okapi's.
+  30–40-second build in every process.
+- bm25s with ``mmap=True``: ~85–100 MB private per process (its vocabulary and score arrays),
+  p95 ≈ 65–70 ms CPU, and a 51-second rebuild on every change (its matrix stores final scores);
+  its idf differs from BM25Okapi's.
 - a postings table in Postgres with a BM25 aggregate: nothing per process, but seconds per query
-  (p95 ≈ 4 s at 1M: it aggregates every posting of every query term).
+  (p95 ≈ 3.5–4 s at 1M: it aggregates every posting of every query term).
 """
 
 from __future__ import annotations
