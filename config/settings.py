@@ -473,6 +473,10 @@ RESEARCH_CHUNK_OVERLAP = env.int("RESEARCH_CHUNK_OVERLAP", default=40)
 RESEARCH_BM25_K1 = env.float("RESEARCH_BM25_K1", default=1.5)
 RESEARCH_BM25_B = env.float("RESEARCH_BM25_B", default=0.75)
 RESEARCH_BM25_EPSILON = env.float("RESEARCH_BM25_EPSILON", default=0.25)
+# The shared BM25 index files (one directory per database inside), memory-mapped by every web and
+# worker process. Workers on several machines: a shared filesystem here, or each machine builds
+# its own copy from the database on its first query after a change (README, "BM25 at scale").
+RESEARCH_BM25_DIR = env.path("RESEARCH_BM25_DIR", default=VAR_DIR / "bm25")
 # Candidates per retriever before fusion, and the RRF constant and weights. Chosen on two sets
 # (make bench → research_indomain; README "Retrieval quality"): FiQA-2018 and 65 RBI questions
 # written from the shipped documents. The old FiQA-only choice (k 5, BM25 weight 0.2 over its top

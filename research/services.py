@@ -6,16 +6,16 @@ import datetime as dt
 import hashlib
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -24,7 +24,11 @@ from core.roles import ADMIN, can_access, has_role
 from core.tasks import enqueue
 from research.ingest.parsers import ParseError, sniff
 from research.models import Chunk, Document
-from research.retrieval.bm25 import corpus_version_bump
+from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
+
+if TYPE_CHECKING:
+    from research.ingest.chunking import ChunkDraft
+    from research.ingest.parsers import Page
 
 logger = logging.getLogger(__name__)
 INGEST_TASK = "research.ingest_document"  # the Celery task (research/tasks.py) that calls document_ingest
@@ -293,47 +297,70 @@ def _set_progress(document_id: int, progress: int, message: str, **fields: Any) 
 def document_ingest(*, document_id: int) -> Document:
     """Parse, chunk, embed and store one document. Idempotent: a finished document is left as it
     is, and a run interrupted half-way starts over (chunks are stored in one transaction)."""
-    from research.ingest.pipeline import build_chunks
+    from research.ingest.pipeline import parse_and_chunk
 
     document = Document.objects.get(pk=document_id)
     if document.is_finished:
         return document
     _set_progress(document_id, 2, "Reading the file", status=Document.Status.PROCESSING, error="")
+
+    def report(fraction: float, message: str) -> None:
+        _set_progress(document_id, 5 + int(fraction * 85), message)
+
     try:
         with document.file.open("rb") as handle:
             data = handle.read()
-        pages, drafts, vectors = build_chunks(
-            document.kind,
-            data,
-            progress=lambda fraction, message: _set_progress(document_id, 5 + int(fraction * 85), message),
-        )
+        pages, drafts = parse_and_chunk(document.kind, data, progress=report)
     except ParseError as exc:
         _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=str(exc)[:2000])
         document.refresh_from_db()
         return document
-    _set_progress(document_id, 92, f"Storing {len(drafts)} passages")
+    return _store_chunks(document_id, pages, drafts, report)
+
+
+# Key space of pg_advisory_xact_lock(key, document id) for ingestion runs.
+_INGEST_LOCK = 0x1D0C
+
+
+def _store_chunks(
+    document_id: int, pages: Sequence[Page], drafts: Sequence[ChunkDraft], report: Callable[[float, str], None]
+) -> Document:
+    """Embed and store the passages in one transaction: each step is written while the next one
+    is being embedded (the model is the bottleneck, so writes no longer add to it). The corpus
+    version is bumped — and the shared BM25 index for it published — in the same transaction."""
+    from research.ingest.metadata import fill_missing_metadata
+    from research.ingest.pipeline import embed_ahead
+
     with transaction.atomic():
+        # Two runs of one document (a redelivered task) take turns; the document row itself is
+        # not locked until the end, because the embedding thread keeps writing progress to it.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_INGEST_LOCK, document_id])
+        if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
+            return Document.objects.get(pk=document_id)
+        stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
+        Chunk.objects.filter(id__in=stale).delete()
+        added: list[int] = []
+        for start, vectors in embed_ahead([d.text for d in drafts], progress=report):
+            created = Chunk.objects.bulk_create(
+                [
+                    Chunk(
+                        document_id=document_id,
+                        ordinal=start + i,
+                        page_number=d.page_number,
+                        page_label=d.page_label,
+                        section=d.section,
+                        text=d.text,
+                        token_count=d.token_count,
+                        embedding=vectors[i],
+                    )
+                    for i, d in enumerate(drafts[start : start + len(vectors)])
+                ],
+                batch_size=1000,
+            )
+            added += [chunk.pk for chunk in created]
         locked = Document.objects.select_for_update().get(pk=document_id)
-        if locked.status == Document.Status.DONE:
-            return locked
-        Chunk.objects.filter(document=locked).delete()
-        Chunk.objects.bulk_create(
-            [
-                Chunk(
-                    document=locked,
-                    ordinal=i,
-                    page_number=d.page_number,
-                    page_label=d.page_label,
-                    section=d.section,
-                    text=d.text,
-                    token_count=d.token_count,
-                    embedding=vectors[i],
-                )
-                for i, d in enumerate(drafts)
-            ],
-            batch_size=1000,
-        )
-        _fill_missing_metadata(locked, pages)
+        fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE
         locked.progress = 100
         locked.status_message = f"{len(drafts)} passages from {len(pages)} pages"
@@ -341,20 +368,8 @@ def document_ingest(*, document_id: int) -> Document:
         locked.chunk_count = len(drafts)
         locked.ingested_at = timezone.now()
         locked.save()
-        corpus_version_bump()
+        corpus_version_bump(ChunkChanges(added=added, removed=stale))
     return locked
-
-
-def _fill_missing_metadata(document: Document, pages: list[Any]) -> None:
-    """What the uploader did not say, read from the document itself (research/ingest/metadata.py):
-    its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
-    from research.ingest.metadata import infer
-
-    found = infer(pages, document.filename, document.title)
-    document.doc_date = document.doc_date or found.doc_date
-    if document.period_start is None and found.period_start is not None:
-        document.period_start, document.period_end = found.period_start, found.period_end
-    document.doc_type = document.doc_type or found.doc_type
 
 
 def document_mark_failed(*, document_id: int, reason: str) -> None:
@@ -376,7 +391,8 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
     storage = document.file.storage
     with transaction.atomic():
         audit_record(actor=user, action="document.delete", subject=document, before=before, request=request)
+        chunks = list(document.chunks.values_list("id", flat=True))
         document.delete()  # chunks go with it (on_delete=CASCADE)
-        corpus_version_bump()
+        corpus_version_bump(ChunkChanges(removed=chunks))
         if file_name:
             transaction.on_commit(lambda: storage.delete(file_name))

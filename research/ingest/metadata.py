@@ -14,10 +14,15 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 from research.ingest.parsers import Page
+
+if TYPE_CHECKING:
+    from research.models import Document
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS |= {m[:3].lower(): i for m, i in list(_MONTHS.items())} | {"sept": 9}
@@ -92,3 +97,13 @@ def infer(pages: list[Page], filename: str, title: str) -> Inferred:
         if (year + 1) % 100 == int(fy.group(2)):
             found.period_start, found.period_end = dt.date(year, 4, 1), dt.date(year + 1, 3, 31)
     return found
+
+
+def fill_missing_metadata(document: Document, pages: Sequence[Page]) -> None:
+    """Set on ``document`` (not saved) what the uploader did not say, read from the document itself:
+    its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
+    found = infer(list(pages), document.filename, document.title)
+    document.doc_date = document.doc_date or found.doc_date
+    if document.period_start is None and found.period_start is not None:
+        document.period_start, document.period_end = found.period_start, found.period_end
+    document.doc_type = document.doc_type or found.doc_type

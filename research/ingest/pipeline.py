@@ -1,23 +1,33 @@
-"""Parse → chunk → embed for one file, reporting progress. Storage is the service's job."""
+"""Parse → chunk → embed for one file, reporting progress. Storage is the service's job.
+
+Embedding runs one step ahead of its consumer (:func:`embed_ahead`): while the service writes
+the passages of step k into the database (and the HNSW index), a background thread is already
+embedding step k + 1, so the model is never idle waiting for the writes. Texts embedded before by
+the same model come from the embedding cache (research/retrieval/embed_cache.py) and cost no
+model time; a file embedded afresh is stored there for next time.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import queue
+import threading
+from collections.abc import Callable, Generator, Sequence
+from typing import cast
 
 import numpy as np
 from django.conf import settings
+from django.db import connections
 
 from research.ingest.chunking import ChunkDraft, chunk_pages
 from research.ingest.parsers import Page, ParseError, parse
-from research.retrieval.embed_cache import embed_texts
+from research.retrieval.embed_cache import cached_vectors, store_vectors
 from research.retrieval.embeddings import get_embedder
 
 Progress = Callable[[float, str], None]
+_DONE = object()
 
 
-def build_chunks(
-    kind: str, data: bytes, *, progress: Progress | None = None
-) -> tuple[list[Page], list[ChunkDraft], np.ndarray]:
+def parse_and_chunk(kind: str, data: bytes, *, progress: Progress | None = None) -> tuple[list[Page], list[ChunkDraft]]:
     report = progress or (lambda fraction, message: None)
     embedder = get_embedder()
     pages = parse(kind, data)
@@ -32,14 +42,73 @@ def build_chunks(
     if not drafts:
         raise ParseError("no text could be extracted (a scanned PDF needs OCR first).")
     report(0.15, f"Embedding {len(drafts)} passages")
-    # Large batches keep the model busy; progress is reported between them. Texts embedded
-    # before by the same model come from the embedding cache (research/retrieval/embed_cache.py).
-    total = len(drafts)
+    return pages, drafts
 
-    def embedded(done: int) -> None:
-        report(0.15 + 0.85 * done / total, f"Embedded {done} of {total} passages")
 
-    vectors, _ = embed_texts(
-        embedder, [d.text for d in drafts], step=settings.RESEARCH_EMBED_PROGRESS_STEP, progress=embedded
-    )
-    return pages, drafts, vectors
+def embed_ahead(
+    texts: Sequence[str], *, progress: Progress | None = None
+) -> Generator[tuple[int, np.ndarray], None, None]:
+    """Yield ``(start, vectors)`` for each step of ``RESEARCH_EMBED_PROGRESS_STEP`` texts, in order,
+    while a background thread embeds the next step (the model runs outside the GIL).
+
+    ``progress`` is called from that thread after each step, with the fraction 0.15–1.0 of the
+    whole file's work, as :func:`parse_and_chunk` left it. An error in the thread is raised here;
+    closing the iterator early stops the thread."""
+    step = settings.RESEARCH_EMBED_PROGRESS_STEP
+    out: queue.Queue[object] = queue.Queue(maxsize=1)  # at most one finished step waits
+    stop = threading.Event()
+
+    def hand_over(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                out.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            embedder = get_embedder()
+            # The whole file's texts are the cache key (as embed_cache.embed_texts keys them); a
+            # list holding a non-text is not looked up, so the model reports it at its own step.
+            hit = cached_vectors(embedder, texts) if all(isinstance(t, str) for t in texts) else None
+            parts = []
+            for start in range(0, len(texts), step):
+                if hit is not None:
+                    vectors = hit[start : start + step]
+                else:
+                    vectors = embedder.embed(list(texts[start : start + step]))
+                    parts.append(vectors)
+                done = min(len(texts), start + step)
+                if progress is not None:
+                    progress(0.15 + 0.85 * done / len(texts), f"Embedded {done} of {len(texts)} passages")
+                if not hand_over((start, vectors)):
+                    return
+            if hit is None and parts:
+                store_vectors(embedder, texts, np.vstack(parts))
+            hand_over(_DONE)
+        except BaseException as exc:  # handed to the consumer, raised there
+            hand_over(exc)
+        finally:
+            connections.close_all()  # this thread's own connection, if ``progress`` used one
+
+    thread = threading.Thread(target=work, name="embed-ahead", daemon=True)
+    thread.start()
+    try:
+        while (item := out.get()) is not _DONE:
+            if isinstance(item, BaseException):
+                raise item
+            yield cast(tuple[int, np.ndarray], item)
+    finally:
+        stop.set()
+        thread.join()
+
+
+def build_chunks(
+    kind: str, data: bytes, *, progress: Progress | None = None
+) -> tuple[list[Page], list[ChunkDraft], np.ndarray]:
+    """Parse, chunk and embed a whole file (for callers that store nothing as they go)."""
+    pages, drafts = parse_and_chunk(kind, data, progress=progress)
+    parts = [vectors for _start, vectors in embed_ahead([d.text for d in drafts], progress=progress)]
+    return pages, drafts, np.vstack(parts)

@@ -1,0 +1,67 @@
+"""Ingestion embeds the next step of passages while the service is still writing the current one."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from research.ingest.parsers import parse
+from research.ingest.pipeline import embed_ahead
+from research.retrieval.embeddings import get_embedder
+from tests.research.conftest import MPC_AUG_2024
+
+
+@pytest.fixture(scope="module")
+def sentences() -> list[str]:
+    paragraphs = [p.text for page in parse("pdf", MPC_AUG_2024.read_bytes()) for p in page.paragraphs]
+    return [p for p in paragraphs if len(p) > 80][:20]
+
+
+def embedded_so_far(reported: list[tuple[float, str]]) -> int:
+    """Passages the background thread has embedded, from its last progress message."""
+    return int(reported[-1][1].split()[1]) if reported else 0
+
+
+def wait_for(condition: Any, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_the_next_step_is_embedded_while_the_caller_writes_and_no_further(sentences: list[str], settings: Any) -> None:
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 4
+    reported: list[tuple[float, str]] = []
+    steps = embed_ahead(sentences, progress=lambda fraction, message: reported.append((fraction, message)))
+    first_start, first = next(steps)
+    # While this caller is still busy with step 0, step 1 gets embedded...
+    wait_for(lambda: embedded_so_far(reported) >= 8)
+    time.sleep(0.5)
+    # ...and one more at most: memory stays bounded however slow the writes are.
+    assert embedded_so_far(reported) <= 12
+    rest = list(steps)
+    assert [first_start] + [start for start, _ in rest] == [0, 4, 8, 12, 16]
+    vectors = np.vstack([first] + [v for _, v in rest])
+    np.testing.assert_allclose(vectors, get_embedder().embed(sentences), atol=1e-5)
+    assert reported[-1] == (1.0, "Embedded 20 of 20 passages")
+    assert [f for f, _ in reported] == sorted(f for f, _ in reported) and reported[0][0] > 0.15
+
+
+def test_an_error_in_the_embedding_thread_reaches_the_caller(sentences: list[str], settings: Any) -> None:
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 4
+    steps = embed_ahead([*sentences[:4], None, "and more"])  # type: ignore[list-item]
+    assert next(steps)[0] == 0
+    with pytest.raises(TypeError):
+        next(steps)
+
+
+def test_stopping_early_stops_the_thread(sentences: list[str], settings: Any) -> None:
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 2
+    steps = embed_ahead(sentences)
+    next(steps)
+    steps.close()  # e.g. the database write failed and the transaction is rolling back
+    assert not [t for t in threading.enumerate() if t.name == "embed-ahead"]
