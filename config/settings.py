@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "briefs",
     "evaluation",
     "mcp_bridge",
+    "home",
 ]
 
 MIDDLEWARE = [

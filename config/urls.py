@@ -1,8 +1,10 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from core import views as core_views
+from home import views as home_views
 
 handler403 = "core.views.error_403"
 handler404 = "core.views.error_404"
@@ -18,7 +20,10 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", core_views.dashboard, name="dashboard"),
+    path("", home_views.index, name="dashboard"),
+    path("home/", include("home.urls")),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API docs).
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("settings/", include("core.urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
