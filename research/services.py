@@ -282,8 +282,11 @@ def document_mark_failed(*, document_id: int, reason: str) -> None:
 
 
 def document_delete(*, user: Any, document: Document, request: HttpRequest | None = None) -> None:
-    """Delete a document, its chunks and its file. Only its owner or an admin may."""
-    if document.owner_id != user.pk and not has_role(user, ADMIN):
+    """Delete a document, its chunks and its file. Its owner or an admin may; a document of the
+    team's reference set only an admin."""
+    if not document.deletable_by(user):
+        if document.is_reference:
+            raise PermissionDenied("This document is part of the team's reference set; only an admin can delete it.")
         raise PermissionDenied("Only the document's owner or an admin can delete it.")
     before = {
         "title": document.title,
@@ -291,6 +294,7 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
         "sha256": document.content_hash,
         "chunks": document.chunk_count,
         "status": document.status,
+        "is_reference": document.is_reference,
     }
     file_name = document.file.name
     storage = document.file.storage
@@ -300,3 +304,28 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
         corpus_version_bump()
         if file_name:
             transaction.on_commit(lambda: storage.delete(file_name))
+
+
+def document_reference_set(
+    *, user: Any, document_ids: list[int], reference: bool, request: HttpRequest | None = None
+) -> int:
+    """Put documents into (or take them out of) the team's reference set — admins only, audited
+    per document. Returns how many changed."""
+    if not has_role(user, ADMIN):
+        raise PermissionDenied("Only an admin can change the team's reference set.")
+    changed = 0
+    with transaction.atomic():
+        rows = Document.objects.select_for_update().filter(pk__in=document_ids).exclude(is_reference=reference)
+        for document in rows:
+            audit_record(
+                actor=user,
+                action="document.reference_set",
+                subject=document,
+                before={"is_reference": document.is_reference},
+                after={"is_reference": reference},
+                request=request,
+            )
+            document.is_reference = reference
+            document.save(update_fields=["is_reference", "updated_at"])
+            changed += 1
+    return changed

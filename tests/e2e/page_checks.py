@@ -24,7 +24,8 @@ METRIC_KEY = re.compile(
 AXE_RUN = """async () => {
   const result = await axe.run(document, {resultTypes: ["violations"]});
   return result.violations.filter(v => v.impact === "serious" || v.impact === "critical")
-    .map(v => v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
+    .map(v => v.id + " (" + v.impact + "): " + v.help + " — "
+      + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | "));
 }"""
 
 

@@ -17,7 +17,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pyte
 
 @pytest.mark.parametrize("role", ["analyst", "reviewer", "admin"])
 def test_every_nav_page_at_two_widths(
-    role: str, browser: Any, live_server: Any, analyst: Any, reviewer: Any, admin_user: Any, feeds: Any  # noqa: F811
+    role: str,
+    browser: Any,
+    live_server: Any,
+    analyst: Any,
+    reviewer: Any,
+    admin_user: Any,
+    feeds: Any,  # noqa: F811
 ) -> None:
     portal = seed_portal(analyst)
     user = {"analyst": analyst, "reviewer": reviewer, "admin": admin_user}[role]

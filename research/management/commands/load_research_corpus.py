@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.services import user_ensure
 from research.models import Document
-from research.services import UploadFile, document_ingest, document_upload
+from research.services import UploadFile, document_ingest, document_reference_set, document_upload
 
 
 class Command(BaseCommand):
@@ -57,6 +57,8 @@ class Command(BaseCommand):
             if result.rejected:
                 raise CommandError(result.rejected[0][1])
             document = (result.created or result.duplicates)[0]
+            # The shipped corpus is the team's shared reference set: only admins may delete it.
+            document_reference_set(user=owner, document_ids=[document.pk], reference=True)
             if document.status == Document.Status.DONE:
                 self.stdout.write(f"= {entry['title']}: already ingested")
                 continue
