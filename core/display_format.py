@@ -129,7 +129,7 @@ def metric_label(key: Any) -> str:
     text = str(key or "")
     if text in METRIC_LABELS:
         return METRIC_LABELS[text]
-    if _SNAKE.match(text):
+    if _SNAKE.match(text) or re.fullmatch(r"[a-z]+", text):
         words = text.replace("_pct", " (%)").replace("_", " ")
         return words[:1].upper() + words[1:]
     return text

@@ -51,3 +51,27 @@ def plain(value: Any) -> str:
 def changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
     """``{% changes event.before event.after as rows %}`` → ``[(field, old, new), ...]``."""
     return fmt.changes(before, after)
+
+
+CHANGE_METRICS = {"change_1d_pct", "return_30d_pct"}
+
+
+@register.simple_tag
+def claim_value(value: Any, claim: Any) -> str:
+    """A brief claim's figure in its unit: ``%`` metrics with 2 dp (changes signed), prices in the
+    claim's currency, an index (``^NSEI``) in points."""
+    unit = str(claim.get("unit", "") if hasattr(claim, "get") else "")
+    metric = str(claim.get("metric", "") if hasattr(claim, "get") else "")
+    if unit == "%":
+        return fmt.signed_pct(value) if metric in CHANGE_METRICS else fmt.pct(value, fraction=False)
+    ticker = str(claim.get("ticker", "") if hasattr(claim, "get") else "")
+    return fmt.price(value, unit, index=fmt.is_index(ticker))
+
+
+@register.filter
+def usd(value: Any) -> str:
+    """A cost in US dollars: ``$0.00``, or 4 dp under a cent (``$0.0012``)."""
+    v = fmt._finite(value)
+    if v is None:
+        return fmt.DASH
+    return f"${v:,.4f}" if 0 < abs(v) < 0.01 else f"${v:,.2f}"
