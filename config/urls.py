@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from home import exports as home_exports
 from home import views as home_views
 
 handler403 = "core.views.error_403"
@@ -29,6 +30,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("research/chat/", include("research.chat.urls")),  # --- research agent (chat) ---
     path("research/", include("research.urls")),
+    path("briefs/<int:brief_id>/export.<str:fmt>", home_exports.brief_export, name="brief-export"),
     path("briefs/", include("briefs.urls")),
     path("portfolios/", include("portfolios.urls")),
     path("reviews/", include("reviews.urls")),
