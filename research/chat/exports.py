@@ -44,6 +44,9 @@ def _turn_markdown(turn: Turn, absolute: Any) -> list[str]:
         lambda m: f"**{claims[m.group(1)]['display']}** [{m.group(1)}]" if m.group(1) in claims else m.group(0),
         turn.answer,
     )
+    for claim in turn.claims:  # quoted figures sit verbatim in the text (as the chat page marks them)
+        if claim.get("kind") == "quote" and claim.get("verified") and claim["display"] in answer:
+            answer = answer.replace(claim["display"], f"**{claim['display']}** [{claim['id']}]", 1)
     if turn.answered_by == "reviewer":
         lines += ["*Answered by a reviewer.*", ""]
     lines += [answer.strip(), ""]
