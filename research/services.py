@@ -329,3 +329,19 @@ def document_reference_set(
             document.save(update_fields=["is_reference", "updated_at"])
             changed += 1
     return changed
+
+
+def document_reingest(*, user: Any, document_id: int, request: HttpRequest | None = None) -> Document:
+    """Parse, chunk and embed a document again (admins: e.g. after a parser fix), audited; the old
+    passages stay until the new ones replace them in one transaction."""
+    if not has_role(user, ADMIN):
+        raise PermissionDenied("Only an admin can re-ingest documents.")
+    with transaction.atomic():
+        document = Document.objects.select_for_update().get(pk=document_id)
+        before = {"status": document.status, "chunks": document.chunk_count}
+        document.status, document.progress, document.error = Document.Status.QUEUED, 0, ""
+        document.status_message = "Queued for re-ingestion"
+        document.save(update_fields=["status", "progress", "error", "status_message", "updated_at"])
+        audit_record(actor=user, action="document.reingest", subject=document, before=before, request=request)
+        transaction.on_commit(partial(_enqueue_ingest, document.pk))
+    return document
