@@ -52,6 +52,7 @@ METRIC_LABELS: dict[str, str] = {
     "doc_date": "Date",
     "is_reference": "Team reference set",
 }
+_ISO_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
 
@@ -155,6 +156,11 @@ def plain(value: Any, *, max_items: int = 6) -> str:
         return (", ".join(shown) or DASH) + more
     if isinstance(value, Mapping):
         return "; ".join(f"{metric_label(k)}: {plain(v)}" for k, v in list(value.items())[:max_items])
+    if isinstance(value, str) and _ISO_DATETIME.match(value):  # "2026-12-01T18:55:34.854107+05:30"
+        try:
+            return dt.datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M")
+        except ValueError:
+            return value
     return str(value)
 
 

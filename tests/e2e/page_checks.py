@@ -21,6 +21,26 @@ METRIC_KEY = re.compile(
     r"\b(?:[a-z0-9]+_)+(?:pct|52w)\b|\b(?:last_close|previous_close|total_return|annualised_return|"
     r"annualised_volatility|max_drawdown|risk_free_rate|market_cap|trailing_pe|forward_pe|dividend_yield)\b"
 )
+# What sticks out past the right edge: the outermost such elements, for the failure message.
+WIDEST = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.right > width + 1 && !(el.parentElement && el.parentElement.getBoundingClientRect().right > width + 1)) {
+      out.push(el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + "." + [...el.classList].join("."));
+    }
+  }
+  return out.slice(0, 3).join(", ");
+}"""
+# The page's visible text, less code samples (a reviewer's markup such as {{c3}} is shown in <code>).
+VISIBLE_TEXT = """() => {
+  const copy = document.body.cloneNode(true);
+  copy.querySelectorAll("code, pre, textarea, script, style").forEach(el => el.remove());
+  const holder = document.createElement("div");
+  holder.style.position = "absolute"; holder.style.left = "-99999px";
+  holder.appendChild(copy); document.documentElement.appendChild(holder);
+  const text = copy.innerText; holder.remove(); return text;
+}"""
 AXE_RUN = """async () => {
   const result = await axe.run(document, {resultTypes: ["violations"]});
   return result.violations.filter(v => v.impact === "serious" || v.impact === "critical")
@@ -54,11 +74,16 @@ def check_page(page: Any, listener: Listener, url: str, shot: Path) -> list[str]
     """Open ``url`` and return what is wrong with it (empty when nothing)."""
     listener.errors.clear()
     response = page.goto(url, wait_until="networkidle")
+    # Panels that load themselves (hx-trigger="load") have swapped in, and no HTMX request is in flight.
+    page.wait_for_function("!document.querySelector('[hx-trigger=\"load\"], .htmx-request')")
     problems = [] if response and response.status < 400 else [f"status {response.status if response else '?'}"]
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:
-        problems.append(f"horizontal overflow of {overflow}px")
-    problems += visible_text_problems(page.inner_text("body"))
+        problems.append(f"horizontal overflow of {overflow}px by {page.evaluate(WIDEST)}")
+    problems += visible_text_problems(page.evaluate(VISIBLE_TEXT))
+    for legend in page.locator(".u-legend").all_inner_texts():  # charts show the latest values, never "--"
+        if "--" in legend:
+            problems.append(f"chart legend without values: {legend!r}")
     page.add_script_tag(path=str(AXE))
     problems += [f"axe: {v}" for v in page.evaluate(AXE_RUN)]
     problems += listener.errors

@@ -56,7 +56,10 @@ def seed_portal(analyst: Any) -> Portal:
         user=analyst, name="India large caps", tickers=["RELIANCE.NS", "INFY.NS", "TCS.NS", "^NSEI"]
     )
     portfolio, _ = portfolio_create(
-        user=analyst, name="Core India", holdings=[("RELIANCE.NS", 0.5), ("INFY.NS", 0.3), ("HDFCBANK.NS", 0.2)]
+        user=analyst,
+        name="Core India",
+        holdings=[("RELIANCE.NS", 0.5), ("INFY.NS", 0.3), ("HDFCBANK.NS", 0.2)],
+        shared_with_team=True,  # the admin walks it too
     )
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
@@ -72,7 +75,7 @@ def seed_portal(analyst: Any) -> Portal:
             tags=["rbi"],
         )
         first = _ask(analyst, "What policy repo rate did the MPC decide at its June 2024 meeting?")
-        _ask(analyst, f"Analyse my portfolio {portfolio.name}", first.conversation)
+        _ask(analyst, "What is the price of INFY?", first.conversation)
     finally:
         app.conf.task_always_eager = eager
     brief = _brief_to_the_gate(watchlist, analyst)
