@@ -70,12 +70,18 @@ def visible_text_problems(text: str) -> list[str]:
     return problems[:5]
 
 
+def settle(page: Any) -> None:
+    """Panels that load themselves (hx-trigger="load") have swapped in and no HTMX request is in
+    flight — leaving a page earlier would abort its requests."""
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function("!document.querySelector('[hx-trigger=\"load\"], .htmx-request')")
+
+
 def check_page(page: Any, listener: Listener, url: str, shot: Path) -> list[str]:
     """Open ``url`` and return what is wrong with it (empty when nothing)."""
     listener.errors.clear()
     response = page.goto(url, wait_until="networkidle")
-    # Panels that load themselves (hx-trigger="load") have swapped in, and no HTMX request is in flight.
-    page.wait_for_function("!document.querySelector('[hx-trigger=\"load\"], .htmx-request')")
+    settle(page)
     problems = [] if response and response.status < 400 else [f"status {response.status if response else '?'}"]
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:

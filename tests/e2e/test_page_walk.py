@@ -9,7 +9,7 @@ import pytest
 
 from tests.briefs.conftest import feeds  # noqa: F401  (the local RSS server the brief run reads)
 from tests.conftest import browser_login
-from tests.e2e.page_checks import SHOTS, VIEWPORTS, Listener, check_page
+from tests.e2e.page_checks import SHOTS, VIEWPORTS, Listener, check_page, settle
 from tests.e2e.portal_seed import pages_for, seed_portal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
@@ -36,6 +36,7 @@ def test_every_nav_page_at_two_widths(
         listener = Listener()
         listener.attach(page)
         browser_login(page, live_server, user.email)
+        settle(page)  # the home page it lands on finishes loading its panels
         for slug, path in pages_for(role, portal):
             problems = check_page(page, listener, f"{live_server.url}{path}", SHOTS / f"{role}-{size}-{slug}.png")
             if problems:
