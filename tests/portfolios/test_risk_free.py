@@ -85,10 +85,13 @@ def test_the_chat_verifier_resolves_the_same_rate_on_its_own(analyst: Any) -> No
     value = outputs["portfolio_analyzer:0"]["sharpe"]
     claim = {"id": "c1", "kind": "tool", "result_key": "portfolio_analyzer:0", "path": ["sharpe"]}
     claim |= {"value": value, "label": "Sharpe", "display": f"{value:.2f}"}
-    args = {"question": "q", "chunk_texts": {}, "citations": []}
-    assert verify_answer("[[c1]]", [claim], outputs=outputs, **args)["status"] == "verified"
+
+    def verify(claims: list[dict[str, Any]], outs: dict[str, Any]) -> str:
+        return str(verify_answer("[[c1]]", claims, question="q", outputs=outs, chunk_texts={}, citations=[])["status"])
+
+    assert verify([claim], outputs) == "verified"
     lied = copy.deepcopy(outputs)
     lied["portfolio_analyzer:0"]["risk_free_rate"] = 0.0  # a tampered rate in the output changes nothing
-    assert verify_answer("[[c1]]", [dict(claim)], outputs=lied, **args)["status"] == "verified"
+    assert verify([dict(claim)], lied) == "verified"
     portfolio_update(user=analyst, portfolio_id=portfolio.pk, risk_free_rate=0.02)
-    assert verify_answer("[[c1]]", [dict(claim)], outputs=outputs, **args)["status"] == "failed"
+    assert verify([dict(claim)], outputs) == "failed"
