@@ -42,7 +42,7 @@ def _documents(owner: Any) -> None:
             filename=f"bench-{i}.txt",
             file=f"documents/bench-{i}.txt",
             size_bytes=10,
-            content_hash=f"{MARK}-{i:060d}"[:64],
+            content_hash=f"{MARK}-{i:052d}",
             status="done",
             progress=100,
             page_count=3,
@@ -85,11 +85,22 @@ def _briefs(owner: Any) -> None:
 
     watchlist, _ = Watchlist.objects.get_or_create(owner=owner, name=MARK, defaults={"tickers": ["INFY.NS"]})
     have = Brief.objects.filter(watchlist=watchlist).count()
-    for i in range(have, ROWS):
-        run = BriefRun.objects.create(watchlist=watchlist, requested_by=owner, trigger="api", tickers=["INFY.NS"])
-        Brief.objects.create(
-            run=run, watchlist=watchlist, title=f"Bench brief {i:04d}", draft={}, body_text=".", body_html="<p>.</p>"
+    runs = BriefRun.objects.bulk_create(  # finished runs: only one may be active per watchlist
+        BriefRun(watchlist=watchlist, requested_by=owner, trigger="api", tickers=["INFY.NS"], status="delivered")
+        for _ in range(have, ROWS)
+    )
+    Brief.objects.bulk_create(
+        Brief(
+            run=run,
+            watchlist=watchlist,
+            status="approved",
+            title=f"Bench brief {have + i:04d}",
+            draft={},
+            body_text=".",
+            body_html="<p>.</p>",
         )
+        for i, run in enumerate(runs)
+    )
 
 
 def _conversations(owner: Any) -> None:

@@ -58,8 +58,9 @@ def document_page(*, document: Document, page_number: int) -> tuple[str, list[Ch
 
 
 def document_facets(*, user: Any) -> dict[str, list[str]]:
-    qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE)
-    tags = sorted({t for row in qs.values_list("tags", flat=True) for t in row})
+    # No ordering: the model's default order would join DISTINCT and return one row per document.
+    qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE).order_by()
+    tags = sorted({t for row in qs.values_list("tags", flat=True).distinct() for t in row})
     return {
         "doc_types": sorted(t for t in qs.values_list("doc_type", flat=True).distinct() if t),
         "issuers": sorted(i for i in qs.values_list("issuer", flat=True).distinct() if i),

@@ -96,3 +96,11 @@ def test_delete_asks_first_then_deletes_and_audits(client: Any, admin_user: Any,
     event = AuditEvent.objects.get(action="document.delete", subject_id=str(doc.pk))
     assert event.actor_id == admin_user.pk and (event.before or {}).get("is_reference") is True
     assert AuditEvent.objects.filter(action="document.reference_set", subject_id=str(doc.pk)).count() == 1
+
+
+def test_facets_list_each_type_once(client: Any, analyst: Any) -> None:
+    from research.selectors import document_facets
+
+    for doc in _docs(analyst, 3):
+        Document.objects.filter(pk=doc.pk).update(status="done", doc_type="mpc_minutes", issuer="RBI", tags=["rbi"])
+    assert document_facets(user=analyst) == {"doc_types": ["mpc_minutes"], "issuers": ["RBI"], "tags": ["rbi"]}
