@@ -52,6 +52,7 @@ METRIC_LABELS: dict[str, str] = {
     "doc_date": "Date",
     "is_reference": "Team reference set",
 }
+ACRONYMS = {"mpc", "rbi", "cpi", "gdp", "sebi", "esg", "etf", "ipo", "eps", "pe"}
 _ISO_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 
@@ -132,6 +133,7 @@ def metric_label(key: Any) -> str:
         return METRIC_LABELS[text]
     if _SNAKE.match(text) or re.fullmatch(r"[a-z]+", text):
         words = text.replace("_pct", " (%)").replace("_", " ")
+        words = " ".join(w.upper() if w in ACRONYMS else w for w in words.split(" "))
         return words[:1].upper() + words[1:]
     return text
 

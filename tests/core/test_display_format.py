@@ -28,6 +28,7 @@ from core import display_format as fmt
         (lambda: fmt.metric_label("change_1d_pct"), "1-day change"),
         (lambda: fmt.metric_label("some_new_metric_pct"), "Some new metric (%)"),
         (lambda: fmt.metric_label("weight"), "Weight"),
+        (lambda: fmt.metric_label("mpc_minutes"), "MPC minutes"),
         (lambda: fmt.plain(0.123456789), "0.1235"),
         (lambda: fmt.plain(1364.0), "1,364"),
         (lambda: fmt.plain(["INFY.NS", "TCS.NS"]), "INFY.NS, TCS.NS"),
