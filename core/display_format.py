@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.utils import timezone
+
 DASH = "—"
 CURRENCY_SYMBOLS = {"INR": "₹", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 
@@ -160,9 +162,12 @@ def plain(value: Any, *, max_items: int = 6) -> str:
         return "; ".join(f"{metric_label(k)}: {plain(v)}" for k, v in list(value.items())[:max_items])
     if isinstance(value, str) and _ISO_DATETIME.match(value):  # "2026-12-01T18:55:34.854107+05:30"
         try:
-            return dt.datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M")
+            parsed = dt.datetime.fromisoformat(value)
         except ValueError:
             return value
+        if parsed.tzinfo is not None:  # shown in the portal's time zone, like every other time on the page
+            parsed = timezone.localtime(parsed)
+        return parsed.strftime("%Y-%m-%d %H:%M")
     return str(value)
 
 

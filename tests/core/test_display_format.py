@@ -33,7 +33,8 @@ from core import display_format as fmt
         (lambda: fmt.plain(1364.0), "1,364"),
         (lambda: fmt.plain(["INFY.NS", "TCS.NS"]), "INFY.NS, TCS.NS"),
         (lambda: fmt.plain(True), "yes"),
-        (lambda: fmt.plain("2026-12-01T18:55:34.854107+05:30"), "2026-12-01 18:55"),
+        (lambda: fmt.plain("2026-12-01T18:55:34.854107+05:30"), "2026-12-01 18:55"),  # TIME_ZONE Asia/Kolkata
+        (lambda: fmt.plain("2026-12-01T10:04:44+00:00"), "2026-12-01 15:34"),
         (lambda: fmt.plain(dt.date(2025, 9, 30)), "2025-09-30"),
     ],
 )
