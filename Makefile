@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 # the demo: the shipped corpus is embedded once per machine, not once per var/ directory.
 export RESEARCH_EMBED_CACHE_DIR ?= $(CURDIR)/var/cache/embeddings
 
-.PHONY: install demo test lint format pytest chromium mcp-clients bench clean eval-gate eval-report
+.PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients bench clean eval-gate eval-report
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,13 +23,19 @@ $(STAMP): requirements.lock
 
 install: $(STAMP)
 
-demo: install
+demo: install pdf-libs
 	$(BIN)/python manage.py demo
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# WeasyPrint (PDF exports) needs Pango from Debian; the fonts are DejaVu (₹ included).
+pdf-libs:
+	@ldconfig -p | grep -q libpango-1.0 && ldconfig -p | grep -q libpangoft2-1.0 || { \
+	  echo "Installing Pango for the PDF exports"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core >/dev/null; }
 
 lint: install
 	$(BIN)/ruff check .
@@ -55,7 +61,7 @@ $(MCP_CLIENTS)/node_modules/.installed: $(STAMP) $(MCP_CLIENTS)/package-lock.jso
 mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
 
 # Tests start their own embedded Postgres and Redis under var/test (never the demo's data).
-pytest: install chromium mcp-clients
+pytest: install chromium pdf-libs mcp-clients
 	$(BIN)/python -m pytest $(PYTEST_ARGS)  # env: tests/pytest_env.py
 
 test: lint pytest eval-gate

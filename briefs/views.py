@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.clickjacking import xframe_options_sameorigin
@@ -10,7 +11,8 @@ from django.views.decorators.http import require_http_methods
 
 from briefs import selectors, services
 from briefs.claims import BriefDraft, Claim
-from briefs.models import BriefRun, BriefStep
+from briefs.filters import BriefFilter
+from briefs.models import Brief, BriefRun, BriefStep
 from briefs.renderings import claim_rows, staleness
 from briefs.steps import error_rows, step_rows
 from core.htmx import HtmxHttpRequest
@@ -21,16 +23,33 @@ from core.roles import area_required
 @require_http_methods(["GET"])
 def index(request: HttpRequest) -> HttpResponse:
     watchlists = selectors.watchlist_list(user=request.user)
-    briefs = selectors.brief_list(user=request.user)[:20]
-    return render(request, "briefs/index.html", {"watchlists": watchlists, "briefs": briefs})
+    filterset = BriefFilter(request.GET, queryset=selectors.brief_list(user=request.user), watchlists=watchlists)
+    valid = filterset.is_valid()
+    briefs = Paginator(filterset.qs if valid else Brief.objects.none(), PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"watchlists": watchlists, "briefs": briefs, "brief_filter": filterset, "query": _query(request, "page")}
+    return render(request, "briefs/index.html", context, status=200 if valid else 400)
+
+
+PAGE_SIZE = 25
+
+
+def _query(request: HttpRequest, *drop: str) -> str:
+    params = request.GET.copy()
+    for name in drop:
+        params.pop(name, None)
+    return params.urlencode()
 
 
 def _watchlist_context(request: HttpRequest, watchlist_id: int) -> dict[str, object]:
     watchlist = selectors.watchlist_get(user=request.user, watchlist_id=watchlist_id)
+    runs = selectors.run_list(user=request.user, watchlist_id=watchlist.pk)
+    briefs = selectors.brief_list(user=request.user, watchlist_id=watchlist.pk)
     return {
         "watchlist": watchlist,
-        "runs": selectors.run_list(user=request.user, watchlist_id=watchlist.pk)[:30],
-        "briefs": selectors.brief_list(user=request.user, watchlist_id=watchlist.pk)[:30],
+        "runs": Paginator(runs, PAGE_SIZE).get_page(request.GET.get("runs_page")),
+        "briefs": Paginator(briefs, PAGE_SIZE).get_page(request.GET.get("page")),
+        "runs_query": _query(request, "runs_page"),
+        "query": _query(request, "page"),
     }
 
 

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "briefs",
     "evaluation",
     "mcp_bridge",
+    "home",
 ]
 
 MIDDLEWARE = [
@@ -448,6 +449,9 @@ MARKET_DEFAULT_EXCHANGE = env.str("MARKET_DEFAULT_EXCHANGE", default="NS")
 # How long cached bars count as fresh before the provider is asked for newer ones.
 MARKET_DATA_REFRESH_SECONDS = env.int("MARKET_DATA_REFRESH_SECONDS", default=15 * 60)
 # Annual risk-free rate for Sharpe/Sortino, de-annualised geometrically: (1 + rf)^(1/252) − 1.
+# By the currency most of a portfolio's weight is in (a portfolio may set its own); sources of the
+# defaults in the README ("Risk-free rate"). MARKET_RISK_FREE_RATE is for any other currency.
+MARKET_RISK_FREE_RATES = env.dict("MARKET_RISK_FREE_RATES", cast={"value": float}, default={"INR": 0.055, "USD": 0.04})
 MARKET_RISK_FREE_RATE = env.float("MARKET_RISK_FREE_RATE", default=0.0)
 PORTFOLIO_MAX_HOLDINGS = env.int("PORTFOLIO_MAX_HOLDINGS", default=100)
 WATCHLIST_MAX_TICKERS = env.int("WATCHLIST_MAX_TICKERS", default=50)

@@ -1,9 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth.decorators import login_required
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from core import views as core_views
+from home import exports as home_exports
+from home import views as home_views
 
 handler403 = "core.views.error_403"
 handler404 = "core.views.error_404"
@@ -20,12 +23,16 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", core_views.dashboard, name="dashboard"),
+    path("", home_views.index, name="dashboard"),
+    path("home/", include("home.urls")),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, the API docs).
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("settings/", include("core.urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("research/chat/", include("research.chat.urls")),  # --- research agent (chat) ---
     path("research/", include("research.urls")),
+    path("briefs/<int:brief_id>/export.<str:fmt>", home_exports.brief_export, name="brief-export"),
     path("briefs/", include("briefs.urls")),
     path("portfolios/", include("portfolios.urls")),
     path("reviews/", include("reviews.urls")),

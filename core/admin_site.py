@@ -17,5 +17,18 @@ class AlphaDeskAdminSite(admin.AdminSite):
         return bool(request.user.is_active and request.user.is_staff and can_access(request.user, "admin"))
 
 
+class ReadOnlyModelAdmin(admin.ModelAdmin):
+    """For records that change only through their services (audited): viewable, never edited here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 class AlphaDeskAdminConfig(AdminConfig):
     default_site = "core.admin_site.AlphaDeskAdminSite"

@@ -28,6 +28,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, Literal
 
 MINUS = "\u2212"
@@ -76,6 +78,11 @@ METRICS: dict[str, tuple[str, MetricKind]] = {
 
 _PERIODS = {"d": "day", "w": "week", "m": "month", "y": "year"}
 _PERIOD_RE = re.compile(r"^(\d+)([dwmy])$")
+
+
+def is_index_symbol(symbol: str) -> bool:
+    """Yahoo-style index symbols start with ``^`` (``^NSEI``, ``^GSPC``): quoted in points."""
+    return (symbol or "").startswith("^")
 
 
 def as_number(value: Any) -> float | None:
@@ -288,3 +295,88 @@ def full_precision(value: Any) -> str:
     """The stored value for a tooltip: ``repr`` of the float (``-0.6410256410256387``)."""
     number = as_number(value)
     return "" if number is None else repr(number)
+
+
+def usd(value: Any) -> str:
+    """A cost in US dollars: ``$0.25``; under a cent with 4 decimals (``$0.0012``)."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    digits = 4 if 0 < abs(number) < 0.01 else 2
+    return _signed(f"${abs(number):,.{digits}f}", number < 0 and not _rounds_to_zero(number, digits), plus=False)
+
+
+# Field names (settings, audit snapshots, document types) as a person reads them: a capitalised
+# label, acronyms upper-case (``mpc_minutes`` → ``MPC minutes``). Metric keys keep metric_label.
+FIELD_LABELS = {
+    "shared_with_team": "Shared with the team",
+    "brief_enabled": "Morning brief",
+    "brief_time": "Brief time",
+    "brief_weekdays": "Brief days",
+    "doc_type": "Type",
+    "doc_date": "Date",
+    "is_reference": "Team reference set",
+    "risk_free_rate": "Risk-free rate",
+}
+ACRONYMS = {"mpc", "rbi", "cpi", "gdp", "sebi", "esg", "etf", "ipo", "eps", "pe", "api", "url"}
+_KEY = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+
+
+def field_label(key: Any) -> str:
+    """``brief_enabled`` → ``Morning brief``; ``mpc_minutes`` → ``MPC minutes``; ``return_30d_pct`` →
+    ``30-day return``. Text that is not a key (``Annual report``) is returned as it is."""
+    text = str(key or "")
+    if text in FIELD_LABELS:
+        return FIELD_LABELS[text]
+    if not _KEY.match(text):
+        return text
+    words = " ".join(w.upper() if w in ACRONYMS else w for w in metric_label(text).split(" "))
+    return words[:1].upper() + words[1:]
+
+
+def _plain_number(value: float) -> str:
+    size = abs(value)
+    body = f"{size:,.4g}" if size < 1 else f"{size:,.2f}".rstrip("0").rstrip(".")
+    return _signed(body, value < 0 and body.strip("0.") != "", plus=False)
+
+
+def plain(value: Any, *, tz: dt.tzinfo | None = None, max_items: int = 6) -> str:
+    """Any stored value (an audit snapshot's) as a short phrase: numbers rounded, lists joined,
+    booleans yes/no, mappings as ``label: value``, ISO times as ``30 Sep 2025, 14:05`` in ``tz``."""
+    if value is None or value == "":
+        return MISSING
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+    if isinstance(value, float | Decimal):
+        return _plain_number(float(value))
+    if isinstance(value, dt.datetime):
+        return format_datetime(value, tz)
+    if isinstance(value, dt.date):
+        return format_date(value)
+    if isinstance(value, list | tuple):
+        shown = [plain(v, tz=tz) for v in value[:max_items]]
+        more = f" … +{len(value) - max_items}" if len(value) > max_items else ""
+        return (", ".join(shown) or MISSING) + more
+    if isinstance(value, Mapping):
+        return "; ".join(f"{field_label(k)}: {plain(v, tz=tz)}" for k, v in list(value.items())[:max_items])
+    if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", value):
+        when = format_datetime(value, tz)
+        return value if when == MISSING else when
+    return str(value)
+
+
+def changes(before: Any, after: Any, *, tz: dt.tzinfo | None = None) -> list[tuple[str, str, str]]:
+    """``(field, old, new)`` for every key whose value differs between two audit snapshots; a
+    creation (no ``before``) or a deletion (no ``after``) lists the fields it carried."""
+    old = before if isinstance(before, Mapping) else {}
+    new = after if isinstance(after, Mapping) else {}
+    if not old and not new:
+        return [] if before is None and after is None else [("Value", plain(before, tz=tz), plain(after, tz=tz))]
+    keys = list(dict.fromkeys([*old.keys(), *new.keys()]))
+    return [
+        (field_label(k), plain(old[k], tz=tz) if k in old else MISSING, plain(new.get(k), tz=tz))
+        for k in keys
+        if old.get(k) != new.get(k)
+    ]

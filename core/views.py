@@ -15,12 +15,6 @@ from core.services import api_token_create, api_token_revoke
 
 
 @login_required
-@require_http_methods(["GET"])
-def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/dashboard.html")
-
-
-@login_required
 @require_http_methods(["GET", "POST"])
 def account_settings(request: HttpRequest) -> HttpResponse:
     form = ApiTokenForm(request.POST or None)

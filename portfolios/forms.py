@@ -49,6 +49,17 @@ class PortfolioForm(forms.Form):
         max_length=24, required=False, help_text="Empty: NIFTY 50 for Indian holdings, else SPY."
     )
     shared_with_team = forms.BooleanField(required=False, label="Share with the team (read-only for others)")
+    risk_free_rate = forms.DecimalField(
+        required=False,
+        label="Risk-free rate (% a year)",
+        max_digits=6,
+        decimal_places=3,
+        help_text="For Sharpe and Sortino. Empty: the default for the holdings' currency (INR 5.50 %, USD 4.00 %).",
+    )
+
+    def clean_risk_free_rate(self) -> float | None:
+        value = self.cleaned_data["risk_free_rate"]
+        return None if value is None else float(value) / 100  # the person types percent; we store a fraction
 
     def clean_holdings(self) -> list[tuple[str, Any]]:
         items = parse_holdings(self.cleaned_data["holdings"])
@@ -64,6 +75,7 @@ class PortfolioForm(forms.Form):
             "holdings": "\n".join(f"{h.ticker} {h.weight:.6g}" for h in portfolio.holdings.all()),
             "benchmark": portfolio.benchmark,
             "shared_with_team": portfolio.shared_with_team,
+            "risk_free_rate": None if portfolio.risk_free_rate is None else round(portfolio.risk_free_rate * 100, 3),
         }
 
 

@@ -129,6 +129,11 @@ class Portfolio(models.Model):
     description = models.CharField(max_length=500, blank=True)
     benchmark = models.CharField(max_length=24, blank=True, help_text="Empty: ^NSEI for Indian holdings, else SPY")
     shared_with_team = models.BooleanField(default=False)
+    risk_free_rate = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Annual, as a fraction (0.055 = 5.50 %); empty: the default for the holdings' currency",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -136,7 +141,13 @@ class Portfolio(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="portfolio_unique_owner_name")]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="portfolio_unique_owner_name"),
+            models.CheckConstraint(
+                condition=Q(risk_free_rate__isnull=True) | (Q(risk_free_rate__gte=-0.05) & Q(risk_free_rate__lte=0.5)),
+                name="portfolio_risk_free_rate_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -147,6 +158,7 @@ class Portfolio(models.Model):
             "description": self.description,
             "benchmark": self.benchmark,
             "shared_with_team": self.shared_with_team,
+            "risk_free_rate": self.risk_free_rate,
             "holdings": [[h.ticker, h.weight] for h in self.holdings.all()],
         }
 

@@ -139,6 +139,8 @@ class BenchmarkSummary(BaseModel):
     portfolio_total_return_same_dates: float
     source: str
     as_of: dt.date
+    start: dt.date | None = Field(None, description="First date the portfolio and the benchmark have in common")
+    end: dt.date | None = Field(None, description="Last date in common")
 
 
 class ChartSeries(BaseModel):
@@ -160,6 +162,8 @@ class PortfolioAnalysis(Sourced):
     dropped_dates: int = Field(description="Dates on which some holding did not trade; removed before analysis")
     dropped_date_examples: list[dt.date]
     risk_free_rate: float
+    risk_free_currency: str = ""
+    risk_free_source: str = Field("", description="Set on the portfolio, or the default for its main currency")
     annualised_return: float = Field(description="CAGR, 252-day basis (fraction)")
     annualised_volatility: float
     sharpe: float | None

@@ -13,7 +13,7 @@ from django.http import Http404
 
 from core.exceptions import ApplicationError
 from core.roles import can_access
-from portfolios import analytics, market, metrics
+from portfolios import analytics, market, metrics, risk_free
 from portfolios.market import Series
 from portfolios.models import Instrument, Portfolio, PriceBar, Watchlist
 from portfolios.schemas import (
@@ -123,7 +123,9 @@ def analysis_run(
         kept_w = _renormalised_without(excluded, kept_w, notices)
     bench_symbol = benchmark or _default_benchmark([s.symbol for s in series])
     bench_series = _benchmark_or_notice(bench_symbol, bench_results[bench_symbol], notices)
-    rf = settings.MARKET_RISK_FREE_RATE
+    currency = risk_free.main_currency(zip((s.currency for s in series), kept_w, strict=True))
+    override = portfolio.risk_free_rate if portfolio is not None else None
+    rf, rf_source = risk_free.resolve(currency=currency, override=override)
     result = analytics.analyse(series, kept_w, rf_annual=rf, benchmark=bench_series, start=start)
     notices += _alignment_notices(result, bench_symbol, bench_series)
     return _analysis_output(
@@ -131,7 +133,7 @@ def analysis_run(
         series=series,
         excluded=excluded,
         notices=notices,
-        risk_free_rate=rf,
+        risk_free=(rf, currency, rf_source),
         include_series=include_series,
         portfolio=portfolio,
     )
@@ -221,8 +223,12 @@ def _chart_series(result: analytics.Analysis) -> ChartSeries:
 def _benchmark_summary(result: analytics.Analysis) -> BenchmarkSummary | None:
     if not result.benchmark:
         return None
-    # The chart arrays travel in ChartSeries, not in the summary.
-    return BenchmarkSummary.model_validate({k: v for k, v in result.benchmark.items() if k not in {"dates", "growth"}})
+    # The chart arrays travel in ChartSeries, not in the summary; their first and last dates do.
+    dates = result.benchmark["dates"]
+    summary = {k: v for k, v in result.benchmark.items() if k not in {"dates", "growth"}}
+    return BenchmarkSummary.model_validate(
+        {**summary, "start": dates[0] if dates else None, "end": dates[-1] if dates else None}
+    )
 
 
 def _analysis_output(
@@ -231,7 +237,7 @@ def _analysis_output(
     series: list[Series],
     excluded: list[Excluded],
     notices: list[str],
-    risk_free_rate: float,
+    risk_free: tuple[float, str, str],
     include_series: bool,
     portfolio: Portfolio | None,
 ) -> PortfolioAnalysis:
@@ -246,7 +252,9 @@ def _analysis_output(
         observations=result.observations,
         dropped_dates=result.dropped_dates,
         dropped_date_examples=result.dropped_examples,
-        risk_free_rate=risk_free_rate,
+        risk_free_rate=risk_free[0],
+        risk_free_currency=risk_free[1],
+        risk_free_source=risk_free[2],
         annualised_return=result.annualised_return,
         annualised_volatility=result.annualised_volatility,
         sharpe=result.sharpe,

@@ -62,6 +62,26 @@ def _clean_benchmark(benchmark: str) -> str:
     return _resolve_all([benchmark], "benchmark")[0]
 
 
+class Unchanged:
+    """The "leave it as it is" marker for fields where None means something (reset to default)."""
+
+
+UNCHANGED = Unchanged()
+
+
+def _clean_risk_free(rate: float | None) -> float | None:
+    """A fraction between −5 % and 50 % a year, or None for the currency's default."""
+    if rate is None:
+        return None
+    try:
+        value = float(rate)
+    except (TypeError, ValueError):
+        raise ValidationError({"risk_free_rate": "Give the risk-free rate as a number."}) from None
+    if not -0.05 <= value <= 0.5:
+        raise ValidationError({"risk_free_rate": "A risk-free rate between −5 % and 50 % a year, please."})
+    return value
+
+
 def _unique_name(exc: IntegrityError) -> ValidationError:
     """The one integrity error users can cause (validation runs first): a duplicate name."""
     if "unique_owner_name" not in str(exc):
@@ -78,6 +98,7 @@ def portfolio_create(
     description: str = "",
     benchmark: str = "",
     shared_with_team: bool = False,
+    risk_free_rate: float | None = None,
     request: HttpRequest | None = None,
 ) -> tuple[Portfolio, list[str]]:
     """Create a portfolio; returns it with notices (e.g. weights normalised, equal weights used)."""
@@ -95,6 +116,7 @@ def portfolio_create(
                 description=description.strip(),
                 benchmark=bench,
                 shared_with_team=shared_with_team,
+                risk_free_rate=_clean_risk_free(risk_free_rate),
             )
             Holding.objects.bulk_create(
                 Holding(portfolio=portfolio, ticker=s, weight=w) for s, w in zip(symbols, weights, strict=True)
@@ -127,9 +149,11 @@ def portfolio_update(
     description: str | None = None,
     benchmark: str | None = None,
     shared_with_team: bool | None = None,
+    risk_free_rate: float | Unchanged | None = UNCHANGED,
     request: HttpRequest | None = None,
 ) -> tuple[Portfolio, list[str]]:
-    """Edit the fields given (None = unchanged). Holdings, when given, replace the old ones."""
+    """Edit the fields given (None = unchanged; for ``risk_free_rate`` None means "use the currency's
+    default" and UNCHANGED leaves it). Holdings, when given, replace the old ones."""
     notices: list[str] = []
     cleaned = _clean_holdings(holdings, normalise) if holdings is not None else None
     bench = _clean_benchmark(benchmark) if benchmark is not None else None
@@ -147,6 +171,8 @@ def portfolio_update(
                 portfolio.benchmark = bench
             if shared_with_team is not None:
                 portfolio.shared_with_team = shared_with_team
+            if not isinstance(risk_free_rate, Unchanged):
+                portfolio.risk_free_rate = _clean_risk_free(risk_free_rate)
             portfolio.save()
             if cleaned is not None:
                 symbols, weights, notices = cleaned

@@ -51,4 +51,5 @@ class SearchForm(forms.Form):
         required=False,
         initial="hybrid",
     )
-    top_k = forms.IntegerField(min_value=1, max_value=50, required=False, initial=10, label="Results")
+    MAX_RESULTS = 50
+    top_k = forms.IntegerField(min_value=1, max_value=MAX_RESULTS, required=False, initial=10, label="Results")

@@ -55,6 +55,10 @@ class Document(models.Model):
     period_end = models.DateField(null=True, blank=True, help_text="last day of the period covered")
     tags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     source_url = models.URLField(max_length=500, blank=True)
+    is_reference = models.BooleanField(
+        default=False,
+        help_text="Part of the team's shared reference set: only admins may delete it.",
+    )
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     filename = models.CharField(max_length=255)
@@ -95,6 +99,14 @@ class Document(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    def deletable_by(self, user: Any) -> bool:
+        """Admins may delete anything; an uploader their own documents, except the team's reference set."""
+        from core.roles import ADMIN, has_role
+
+        if has_role(user, ADMIN):
+            return True
+        return self.owner_id == getattr(user, "pk", None) and not self.is_reference
 
 
 class Chunk(models.Model):

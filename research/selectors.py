@@ -34,18 +34,33 @@ def document_get(*, user: Any, document_id: int) -> Document:
         raise Http404("No such document.") from exc
 
 
-def document_pages(*, user: Any, document_id: int) -> list[tuple[int, str, list[Chunk]]]:
-    """``(page number, printed page, chunks)`` for the document viewer."""
+def document_page_index(*, user: Any, document_id: int) -> list[tuple[int, str]]:
+    """``(page number, printed page label)`` of every page that has a passage, in order."""
     document = document_get(user=user, document_id=document_id)
-    pages: dict[int, tuple[str, list[Chunk]]] = {}
-    for chunk in document.chunks.defer("embedding").order_by("ordinal"):
-        pages.setdefault(chunk.page_number, (chunk.page_label, []))[1].append(chunk)
-    return [(number, label, chunks) for number, (label, chunks) in sorted(pages.items())]
+    rows = document.chunks.order_by("page_number").values_list("page_number", "page_label").distinct()
+    seen: dict[int, str] = {}
+    for number, label in rows:
+        seen.setdefault(number, label)
+    return sorted(seen.items())
+
+
+def document_chunk_page(*, document: Document, chunk_id: int) -> int | None:
+    """The page a passage of this document sits on (None for a passage of another document)."""
+    if not chunk_id:
+        return None
+    return document.chunks.filter(pk=chunk_id).values_list("page_number", flat=True).first()
+
+
+def document_page(*, document: Document, page_number: int) -> tuple[str, list[Chunk]]:
+    """The printed label and the passages of one page (the caller has checked access)."""
+    chunks = list(document.chunks.defer("embedding").filter(page_number=page_number).order_by("ordinal"))
+    return (chunks[0].page_label if chunks else str(page_number)), chunks
 
 
 def document_facets(*, user: Any) -> dict[str, list[str]]:
-    qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE)
-    tags = sorted({t for row in qs.values_list("tags", flat=True) for t in row})
+    # No ordering: the model's default order would join DISTINCT and return one row per document.
+    qs = Document.objects.visible_to(user).filter(status=Document.Status.DONE).order_by()
+    tags = sorted({t for row in qs.values_list("tags", flat=True).distinct() for t in row})
     return {
         "doc_types": sorted(t for t in qs.values_list("doc_type", flat=True).distinct() if t),
         "issuers": sorted(i for i in qs.values_list("issuer", flat=True).distinct() if i),

@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from core.audit import audit_record
-from core.roles import ADMIN, can_access, has_role
+from core.roles import can_access
 from core.tasks import enqueue
 from research.ingest.parsers import ParseError, sniff
 from research.models import Chunk, Document
@@ -377,8 +377,11 @@ def document_mark_failed(*, document_id: int, reason: str) -> None:
 
 
 def document_delete(*, user: Any, document: Document, request: HttpRequest | None = None) -> None:
-    """Delete a document, its chunks and its file. Only its owner or an admin may."""
-    if document.owner_id != user.pk and not has_role(user, ADMIN):
+    """Delete a document, its chunks and its file. Its owner or an admin may; a document of the
+    team's reference set only an admin."""
+    if not document.deletable_by(user):
+        if document.is_reference:
+            raise PermissionDenied("This document is part of the team's reference set; only an admin can delete it.")
         raise PermissionDenied("Only the document's owner or an admin can delete it.")
     before = {
         "title": document.title,
@@ -386,6 +389,7 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
         "sha256": document.content_hash,
         "chunks": document.chunk_count,
         "status": document.status,
+        "is_reference": document.is_reference,
     }
     file_name = document.file.name
     storage = document.file.storage

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import content_disposition_header
@@ -11,9 +12,20 @@ from django.views.decorators.http import require_http_methods
 
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
+from research.filters import DocumentFilter
 from research.forms import SearchForm, UploadForm
+from research.models import Document
 from research.retrieval.search import SearchFilters
-from research.selectors import document_facets, document_get, document_list, document_pages, highlight, passage_search
+from research.selectors import (
+    document_chunk_page,
+    document_facets,
+    document_get,
+    document_list,
+    document_page,
+    document_page_index,
+    highlight,
+    passage_search,
+)
 from research.services import UploadFile, document_delete, document_upload
 
 
@@ -29,17 +41,53 @@ def _search_context(request: HttpRequest) -> dict[str, object]:
             date_from=data["date_from"],
             date_to=data["date_to"],
         )
+        top_k = data["top_k"] or SEARCH_STEP
         passages = passage_search(
             user=request.user,
             query=data["q"],
-            top_k=data["top_k"] or 10,
+            top_k=top_k,
             filters=filters,
             mode=data["mode"] or "hybrid",
         )
         for passage in passages:
             passage.highlighted = highlight(passage.chunk.text, data["q"])  # type: ignore[attr-defined]
-        context.update(passages=passages, query=data["q"])
+        params = request.GET.copy()
+        params["top_k"] = str(min(top_k + SEARCH_STEP, SearchForm.MAX_RESULTS))
+        # "More" asks for the next ten; a full page may have more behind it, a short one has not.
+        full_page = len(passages) >= top_k and top_k < SearchForm.MAX_RESULTS
+        more_url = f"?{params.urlencode()}#search" if full_page else ""
+        context.update(passages=passages, query=data["q"], more_url=more_url)
     return context
+
+
+PAGE_SIZE = 25
+SEARCH_STEP = 10
+
+
+def _library_context(request: HttpRequest) -> dict[str, object]:
+    """The library list: filtered, sorted and paged (25 a page)."""
+    facets = document_facets(user=request.user)
+    filterset = DocumentFilter(
+        request.GET,
+        queryset=document_list(user=request.user),
+        request=request,
+        doc_types=facets["doc_types"],
+        prefix="lib",  # the search form above uses q/doc_type too
+    )
+    valid = filterset.is_valid()
+    documents = Paginator(filterset.qs if valid else Document.objects.none(), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    params = request.GET.copy()
+    params.pop("page", None)
+    return {
+        "library_filter": filterset,
+        "documents": documents,
+        "library_query": params.urlencode(),
+        "facets": facets,
+        "upload_form": UploadForm(),
+        "max_upload_mb": round(settings.RESEARCH_MAX_UPLOAD_BYTES / 1024 / 1024),
+    }
 
 
 @area_required("research")
@@ -48,12 +96,9 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     context = _search_context(request)
     if request.htmx and request.htmx.target == "search-results":
         return render(request, "research/index.html#search_results", context)
-    context.update(
-        documents=document_list(user=request.user)[:200],
-        upload_form=UploadForm(),
-        facets=document_facets(user=request.user),
-        max_upload_mb=round(settings.RESEARCH_MAX_UPLOAD_BYTES / 1024 / 1024),
-    )
+    context.update(_library_context(request))
+    if request.htmx and request.htmx.target == "library-list":
+        return render(request, "research/index.html#library", context)
     return render(request, "research/index.html", context)
 
 
@@ -92,13 +137,7 @@ def upload(request: HttpRequest) -> HttpResponse:
 def _library_response(request: HttpRequest, *, status: int) -> HttpResponse:
     if status == 200:
         return redirect("research:index")
-    context = _search_context(request)
-    context.update(
-        documents=document_list(user=request.user)[:200],
-        upload_form=UploadForm(),
-        facets=document_facets(user=request.user),
-        max_upload_mb=round(settings.RESEARCH_MAX_UPLOAD_BYTES / 1024 / 1024),
-    )
+    context = {**_search_context(request), **_library_context(request)}
     return render(request, "research/index.html", context, status=status)
 
 
@@ -109,23 +148,38 @@ def document_status(request: HttpRequest, document_id: int) -> HttpResponse:
     return render(request, "components/_document_status.html", {"document": document})
 
 
+def _int_param(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
 @area_required("research")
 @require_http_methods(["GET"])
 def document(request: HttpRequest, document_id: int) -> HttpResponse:
+    """One page of the document at a time; ``?chunk=`` opens at the cited passage's page."""
     doc = document_get(user=request.user, document_id=document_id)
-    pages = document_pages(user=request.user, document_id=document_id)
-    try:
-        current_page = int(request.GET.get("page", "") or (pages[0][0] if pages else 1))
-    except ValueError:
-        current_page = pages[0][0] if pages else 1
-    try:
-        target_chunk = int(request.GET.get("chunk", "") or 0)
-    except ValueError:
-        target_chunk = 0
+    index = document_page_index(user=request.user, document_id=document_id)
+    target_chunk = _int_param(request, "chunk") or 0
+    wanted = _int_param(request, "page") or document_chunk_page(document=doc, chunk_id=target_chunk)
+    numbers = [number for number, _ in index]
+    current = wanted if wanted in numbers else (numbers[0] if numbers else 1)
+    position = numbers.index(current) if numbers else 0
+    label, chunks = document_page(document=doc, page_number=current)
     return render(
         request,
         "research/document.html",
-        {"document": doc, "pages": pages, "current_page": current_page, "target_chunk": target_chunk},
+        {
+            "document": doc,
+            "page_index": index,
+            "current_page": current,
+            "page_label": label,
+            "chunks": chunks,
+            "target_chunk": target_chunk,
+            "previous_page": numbers[position - 1] if position > 0 else None,
+            "next_page": numbers[position + 1] if position + 1 < len(numbers) else None,
+        },
     )
 
 
@@ -145,10 +199,17 @@ def document_file(request: HttpRequest, document_id: int) -> HttpResponse:
 
 
 @area_required("research")
-@require_http_methods(["POST"])
+@require_http_methods(["GET", "POST"])
 def document_remove(request: HttpRequest, document_id: int) -> HttpResponse:
+    """GET asks for confirmation; POST deletes (audited by the service)."""
     doc = document_get(user=request.user, document_id=document_id)
+    if not doc.deletable_by(request.user):
+        reason = "only an admin can delete the team's reference set" if doc.is_reference else "it is not yours"
+        messages.error(request, f"You cannot delete “{doc.title}”: {reason}.")
+        return redirect("research:index")
+    if request.method == "GET":
+        return render(request, "research/document_delete.html", {"document": doc})
     title = doc.title
     document_delete(user=request.user, document=doc, request=request)
-    messages.success(request, f"Deleted “{title}” and its passages.")
+    messages.success(request, f"Deleted “{title}” and its passages. The deletion is in the audit history.")
     return redirect("research:index")

@@ -29,9 +29,15 @@ class ReviewTaskFilter(django_filters.FilterSet):
     requester = django_filters.ModelChoiceFilter(
         field_name="requested_by", queryset=_requesters, empty_label="Anyone", label="Requested by"
     )
-    age = django_filters.ChoiceFilter(choices=AGE_CHOICES, method="filter_age", empty_label="Any age")
+    age = django_filters.ChoiceFilter(choices=AGE_CHOICES, method="filter_age", empty_label="Any age", label="Age")
+    watchlist = django_filters.CharFilter(
+        field_name="payload__brief__watchlist", lookup_expr="icontains", label="Watchlist"
+    )
+    # Named labels: without one, django-filter derives it from the (non-model) field name and
+    # shows "[invalid name]".
     sort = django_filters.OrderingFilter(
-        fields=(("due_at", "due"), ("created_at", "created"), ("priority", "priority")),
+        label="Sort by",
+        fields=(("due_at", "due"), ("created_at", "created"), ("priority", "priority"), ("title", "title")),
         field_labels={
             "due": "Due first",
             "-due": "Due last",
@@ -39,13 +45,15 @@ class ReviewTaskFilter(django_filters.FilterSet):
             "-created": "Newest first",
             "priority": "Lowest priority",
             "-priority": "Highest priority",
+            "title": "Title A–Z",
+            "-title": "Title Z–A",
         },
         empty_label="Priority, then due",
     )
 
     class Meta:
         model = ReviewTask
-        fields = ["state", "kind", "requester", "age"]
+        fields = ["state", "kind", "requester", "age", "watchlist"]
 
     def filter_age(self, queryset: QuerySet[ReviewTask], name: str, value: str) -> QuerySet[ReviewTask]:
         now = timezone.now()
@@ -59,6 +67,12 @@ class ReviewTaskFilter(django_filters.FilterSet):
 
 
 class AuditEventFilter(django_filters.FilterSet):
+    sort = django_filters.OrderingFilter(
+        label="Sort by",
+        fields=(("id", "time"), ("action", "action")),
+        field_labels={"-time": "Newest first", "time": "Oldest first", "action": "Action A–Z", "-action": "Action Z–A"},
+        empty_label="Newest first",
+    )
     actor = django_filters.CharFilter(field_name="actor_label", lookup_expr="icontains", label="Actor")
     action = django_filters.CharFilter(field_name="action", lookup_expr="startswith", label="Action starts with")
     subject_type = django_filters.CharFilter(field_name="subject_type", lookup_expr="iexact", label="Subject type")

@@ -23,7 +23,7 @@ from reviews.models import ReviewTask
 from reviews.selectors import audit_event_list, review_task_get, review_task_list
 from reviews.services import ReviewAlreadyDecided, review_task_decide
 
-PAGE_SIZE = 50
+PAGE_SIZE = 25
 CSV_COLUMNS = [
     "id",
     "created_at",

@@ -112,3 +112,33 @@ def figure(value: Any, metric: str, unit: str = "", currency: str = "", kind: st
     if not full:
         return text
     return format_html('<span class="figure" title="{}">{}</span>', full, text)
+
+
+@register.filter
+def signed_fraction_pct(value: Any) -> str:
+    """A change or return as a fraction, signed: ``0.5381`` → ``+53.81%``."""
+    return formatting.fraction_percent(value, signed=True)
+
+
+@register.filter
+def usd(value: Any) -> str:
+    """A cost in US dollars: ``$0.25``, ``$0.0012`` under a cent."""
+    return formatting.usd(value)
+
+
+@register.filter
+def field_label(key: Any) -> str:
+    """A field or type key as a capitalised label: ``mpc_minutes`` → ``MPC minutes``."""
+    return formatting.field_label(key)
+
+
+@register.filter
+def plain(value: Any) -> str:
+    """A stored value as a short phrase (times in the current time zone)."""
+    return formatting.plain(value, tz=timezone.get_current_timezone())
+
+
+@register.simple_tag
+def changes(before: Any, after: Any) -> list[tuple[str, str, str]]:
+    """``{% changes event.before event.after as rows %}`` → ``[(field, old, new), ...]``."""
+    return formatting.changes(before, after, tz=timezone.get_current_timezone())

@@ -236,10 +236,9 @@ def recompute_tool_claim(
         first, last = _upto(bars, symbol, out["start"])[1][-1], _upto(bars, symbol, out["end"])[1][-1]
         return "bars", last / first - 1.0
     if tool == "analyze_portfolio" and path == [field] and field in recompute.PORTFOLIO_RECOMPUTE:
-        from django.conf import settings
-
         # Holdings and weights as the tool resolved them (exclusions, normalisation); the bars and
-        # the maths are the verifier's own, and the risk-free rate is the setting, not the output's.
+        # the maths are the verifier's own, and the risk-free rate is resolved from the settings and
+        # the portfolio row (portfolios.risk_free), not taken from the output.
         memo = {} if memo is None else memo
         key = f"portfolio returns of {claim.get('result_key', '')}"
         if key not in memo:
@@ -248,8 +247,23 @@ def recompute_tool_claim(
             memo[key] = recompute.portfolio_returns(
                 holdings, [float(a["weight"]) for a in assets], start=_as_of(out["start"])
             )[1]
-        return "bars", recompute.PORTFOLIO_RECOMPUTE[field](memo[key], float(settings.MARKET_RISK_FREE_RATE))
+        return "bars", recompute.PORTFOLIO_RECOMPUTE[field](memo[key], _portfolio_risk_free(out))
     return "output_only", None
+
+
+def _portfolio_risk_free(out: dict[str, Any]) -> float:
+    """The annual risk-free rate for an analysed portfolio, resolved here from the portfolio's own
+    setting and its holdings' currencies in the instrument table."""
+    from portfolios.models import Instrument, Portfolio
+    from portfolios.risk_free import main_currency, resolve
+
+    override = None
+    if out.get("portfolio_id"):
+        override = Portfolio.objects.filter(pk=out["portfolio_id"]).values_list("risk_free_rate", flat=True).first()
+    symbols = [a["symbol"] for a in out["assets"]]
+    currencies = dict(Instrument.objects.filter(symbol__in=symbols).values_list("symbol", "currency"))
+    currency = main_currency((currencies.get(a["symbol"], ""), float(a["weight"])) for a in out["assets"])
+    return resolve(currency=currency, override=override)[0]
 
 
 def check_claim(

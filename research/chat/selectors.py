@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.http import Http404
 
 from core.audit import audit_cross_user_read
@@ -15,8 +15,14 @@ from research.agent.verify import render_text
 from research.chat.models import Conversation, TraceStep, Turn
 
 
-def conversation_list(*, user: Any) -> QuerySet[Conversation]:
-    return Conversation.objects.filter(owner=user)
+def conversation_list(*, user: Any, query: str = "") -> QuerySet[Conversation]:
+    """The user's conversations, newest first; ``query`` matches the title or any question asked."""
+    qs = Conversation.objects.filter(owner=user)
+    query = query.strip()
+    if query:
+        matching = Turn.objects.filter(question__icontains=query).values("conversation_id")
+        qs = qs.filter(Q(title__icontains=query) | Q(pk__in=matching))
+    return qs.order_by("-updated_at")
 
 
 def conversation_get(*, user: Any, conversation_id: UUID | str) -> Conversation:

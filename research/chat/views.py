@@ -7,15 +7,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods
 
+from core.exports import download, html_to_pdf
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
 from research.agent.verify import CLAIM_REF
+from research.chat.exports import claim_provenance_text, conversation_markdown, conversation_print_html
 from research.chat.models import Turn
 from research.chat.selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path
 from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_turn_cancel
@@ -108,13 +111,32 @@ def chat_index(request: HttpRequest) -> HttpResponse:
         else:
             _notice_if_queue_down(request, turn)
             return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
-    conversations = conversation_list(user=request.user)[:50]
-    return render(
-        request,
-        "research/chat/index.html",
-        {"conversations": conversations, "error": error},
-        status=400 if error else 200,
-    )
+    context = {**_sidebar_context(request), "error": error}
+    return render(request, "research/chat/index.html", context, status=400 if error else 200)
+
+
+SIDEBAR_PAGE = 25
+
+
+def _sidebar_context(request: HttpRequest, current: Any = None) -> dict[str, Any]:
+    """The conversation sidebar: searched (``?q=``), newest first, 25 a page."""
+    query = request.GET.get("q", "")[:200]
+    page = Paginator(conversation_list(user=request.user, query=query), SIDEBAR_PAGE).get_page(request.GET.get("page"))
+    params = request.GET.copy()
+    params.pop("page", None)
+    return {
+        "conversations": page,
+        "conversation_query": query,
+        "sidebar_params": params.urlencode(),
+        "current": current,
+    }
+
+
+@area_required("research")
+@require_http_methods(["GET"])
+def chat_sidebar(request: HttpRequest) -> HttpResponse:
+    """The conversation list alone (the sidebar's search and paging swap it in place)."""
+    return render(request, "research/chat/_sidebar.html#conversation_list", _sidebar_context(request))
 
 
 @area_required("research")
@@ -122,7 +144,8 @@ def chat_index(request: HttpRequest) -> HttpResponse:
 def chat_conversation(request: HttpRequest, conversation_id: str) -> HttpResponse:
     conversation = conversation_get(user=request.user, conversation_id=conversation_id)
     turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
-    return render(request, "research/chat/conversation.html", {"conversation": conversation, "turns": turns})
+    context = {**_sidebar_context(request, conversation), "conversation": conversation, "turns": turns}
+    return render(request, "research/chat/conversation.html", context)
 
 
 @area_required("research")
@@ -139,12 +162,13 @@ def chat_ask(request: HtmxHttpRequest, conversation_id: str) -> HttpResponse:
                 format_html('<p class="error" role="alert">{}</p>', "; ".join(exc.messages)), status=400
             )
         turns = [_turn_context(t) for t in conversation.turns.order_by("index")]
-        return render(
-            request,
-            "research/chat/conversation.html",
-            {"conversation": conversation, "turns": turns, "error": "; ".join(exc.messages)},
-            status=400,
-        )
+        context = {
+            **_sidebar_context(request, conversation),
+            "conversation": conversation,
+            "turns": turns,
+            "error": "; ".join(exc.messages),
+        }
+        return render(request, "research/chat/conversation.html", context, status=400)
     if request.htmx:
         response = render(request, "research/chat/conversation.html#chat_turn", _turn_context(turn))
         if getattr(turn, "queue_unavailable", False):
@@ -203,3 +227,25 @@ def chat_trace(request: HttpRequest, conversation_id: str) -> HttpResponse:
         "research/chat/trace.html",
         {**trace, "mermaid": mermaid(path), "graph_turn": shown, "graph_path": path},
     )
+
+
+@area_required("research")
+@require_http_methods(["GET"])
+def chat_export(request: HttpRequest, conversation_id: str, fmt: str) -> HttpResponse:
+    """The conversation as Markdown or PDF, with its figures' provenance and citations."""
+    if fmt not in {"md", "pdf"}:
+        raise Http404("Export as md or pdf.")
+    conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+    turns = list(conversation.turns.order_by("index"))
+    stem = f"alphadesk-conversation-{str(conversation.pk)[:8]}"
+    if fmt == "md":
+        text = conversation_markdown(conversation, turns, absolute=request.build_absolute_uri)
+        return download(text, filename=f"{stem}.md", content_type="text/markdown; charset=utf-8")
+    contexts = []
+    for turn in turns:
+        for claim in turn.claims:
+            claim["provenance"] = claim_provenance_text(claim)
+        contexts.append({"turn": turn, "answer_html": answer_html(turn)})
+    html = conversation_print_html(conversation, contexts, absolute=request.build_absolute_uri)
+    pdf = html_to_pdf(html, base_url=request.build_absolute_uri("/"))
+    return download(pdf, filename=f"{stem}.pdf", content_type="application/pdf")

@@ -1,14 +1,11 @@
-// Reviewer keyboard shortcuts and confirmations. Plain JS, no dependencies.
+// Reviewer keyboard shortcuts. Plain JS, no dependencies.
 (function () {
   "use strict";
   function typing(el) {
     return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
   }
-  // Confirm every decision: a decision is final.
-  document.addEventListener("submit", function (event) {
-    var form = event.target.closest("form[data-confirm]");
-    if (form && !window.confirm(form.dataset.confirm)) { event.preventDefault(); }
-  });
+  // Every decision is confirmed by static/js/app.js (form[data-confirm], on every page): a second
+  // handler here asked twice.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(document.activeElement)) { return; }
     var target = document.querySelector('[data-shortcut="' + event.key + '"]');

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ["core", "reviews", "portfolios", "research", "briefs", "evaluation", "mcp_bridge", "config"]
+APPS = ["core", "reviews", "portfolios", "research", "briefs", "evaluation", "mcp_bridge", "home", "config"]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 MAX_FILE_LINES = 400

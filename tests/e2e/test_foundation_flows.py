@@ -50,6 +50,7 @@ def test_reviewer_sees_the_reviews_nav(page: Any, live_server: Any, reviewer: An
 
 def test_logout_from_the_header(page: Any, live_server: Any, analyst: Any) -> None:
     browser_login(page, live_server, analyst.email)
+    page.click("[data-testid=usermenu] summary")  # Settings and Log out sit in the user menu
     page.click("text=Log out")
     page.goto(f"{live_server.url}/")
     assert "/accounts/login/" in page.url

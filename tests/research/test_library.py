@@ -177,6 +177,7 @@ def test_delete_removes_chunks_and_is_audited_owner_only(analyst: Any, make_user
         "sha256": document.content_hash,
         "chunks": 1,
         "status": "done",
+        "is_reference": False,
     }
 
 

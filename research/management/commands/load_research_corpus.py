@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.services import user_ensure
+from research.library_admin import document_reference_set
 from research.models import Document
 from research.services import document_add_extracted, document_ingest
 
@@ -84,6 +85,8 @@ class Command(BaseCommand):
         queued = 0
         for entry in entries:
             document, _ = entry_add(owner, root, entry)
+            # The shipped corpus is the team's shared reference set: only admins may delete it.
+            document_reference_set(user=owner, document_ids=[document.pk], reference=True)
             if document.status == Document.Status.DONE:
                 self.stdout.write(f"= {entry['title']}: already ingested")
                 continue

@@ -15,6 +15,15 @@ from tests.research.conftest import MPC_AUG_2024, ingest
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.timeout(240)]
 
 
+def _answer_first_then_steps(page: Any) -> None:
+    """The steps sit in "How this was answered": open while the agent works, folded once it answered."""
+    page.wait_for_selector('[data-testid="steps"] li[data-node="planner"]', state="attached", timeout=60_000)
+    page.wait_for_selector('[data-testid="answer"]', timeout=90_000)
+    assert page.locator('[data-testid="how"]').get_attribute("open") is None  # the answer comes first
+    page.click('[data-testid="how"] summary')
+    assert page.locator('[data-testid="steps"] li[data-node="planner"]').is_visible()
+
+
 def test_ask_watch_steps_open_trace_and_follow_citation(
     page: Any, live_server: Any, celery_worker: Any, analyst: Any
 ) -> None:
@@ -42,8 +51,7 @@ def test_ask_watch_steps_open_trace_and_follow_citation(
     page.fill('input[name="question"]', "What policy repo rate did the MPC decide at its August 2024 meeting?")
     page.click('.chat-form button[type="submit"]')
     page.wait_for_url("**/research/chat/*/")
-    page.wait_for_selector('[data-testid="steps"] li[data-node="planner"]', timeout=60_000)
-    page.wait_for_selector('[data-testid="answer"]', timeout=90_000)
+    _answer_first_then_steps(page)
     steps = page.locator('[data-testid="steps"] li').evaluate_all("els => els.map(e => e.dataset.node)")
     assert steps[:3] == ["memory_resolver", "planner", "rag_search"] and steps[-1] == "final_answer"
     answer = page.locator('[data-testid="answer"]')
