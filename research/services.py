@@ -22,7 +22,7 @@ from django.utils import timezone
 from core.audit import audit_record
 from core.roles import can_access
 from core.tasks import enqueue
-from research.ingest.parsers import ParseError, sniff
+from research.ingest.parsers import ParseError, check_pdf_opens, sniff
 from research.models import Chunk, Document
 from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
 
@@ -61,25 +61,6 @@ class UploadResult:
 def _title_from_filename(name: str) -> str:
     stem = PurePath(name).stem
     return re.sub(r"[_\-]+", " ", stem).strip()[:300] or "Untitled document"
-
-
-def _check_pdf_opens(name: str, data: bytes) -> None:
-    """Catch encrypted and damaged PDFs at the door, so the uploader sees why at once."""
-    import io
-
-    import pypdf
-    from pypdf.errors import PdfReadError
-
-    try:
-        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            raise ParseError(f"{name}: the PDF is encrypted; upload a version without a password.")
-        if len(reader.pages) == 0:
-            raise ParseError(f"{name}: the PDF has no pages.")
-    except ParseError:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
-        raise ParseError(f"{name}: the PDF is damaged and cannot be read.") from exc
 
 
 def _human_size(n: float) -> str:
@@ -242,7 +223,7 @@ def _accepted_kind(name: str, upload: UploadFile) -> Document.Kind:
         raise ParseError(f"{name}: the file is {_human_size(size)}; the limit is {_human_size(cap)}.")
     kind = sniff(name, upload.data)
     if kind == Document.Kind.PDF:
-        _check_pdf_opens(name, upload.data)
+        check_pdf_opens(name, upload.data)
     return kind
 
 

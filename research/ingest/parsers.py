@@ -294,3 +294,22 @@ def parse(kind: str, data: bytes) -> list[Page]:
     if kind == Document.Kind.HTML:
         return parse_html(data)
     return parse_text(data, markdown=kind == Document.Kind.MARKDOWN)
+
+
+def check_pdf_opens(name: str, data: bytes) -> None:
+    """Catch encrypted and damaged PDFs at the door, so the uploader sees why at once."""
+    import io
+
+    import pypdf
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            raise ParseError(f"{name}: the PDF is encrypted; upload a version without a password.")
+        if len(reader.pages) == 0:
+            raise ParseError(f"{name}: the PDF has no pages.")
+    except ParseError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
+        raise ParseError(f"{name}: the PDF is damaged and cannot be read.") from exc

@@ -146,20 +146,23 @@ def test_demo_watchlist_from_run_to_delivery(
     _look(page, f"{base}/briefs/", "index")
     _look(page, f"{base}/briefs/watchlists/{demo_watchlist.pk}/", "watchlist")
     assert "Emailed" in delivered and "analyst@alphadesk.local" in delivered
-    # The archived email itself, as a mail client would show it, at both widths.
-    delivery = BriefDelivery.objects.get(brief=brief)
-    page.set_content(delivery.html)
-    for label, (width, height) in WIDTHS.items():
-        page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=str(ARTIFACTS / "briefs" / f"email-{label}.png"), full_page=True)
-        assert _overflow(page) <= 0, _too_wide(page)
-        assert not RAW_FLOAT.search(page.inner_text("body"))
+    _look_at_the_email(page, BriefDelivery.objects.get(brief=brief).html)
     assert len(smtp_inbox.messages) == 1
     # The decided review, as its reviewer sees it: the decision and the diff of the edited text.
     page.context.clear_cookies()
     browser_login(page, live_server, reviewer.email)
     decided = _look(page, f"{base}/reviews/{_task_id(brief)}/", "review-decided", own_page=False)
     assert "Otherwise a quiet session." in decided and "⟦c" in decided  # the diff shows chips, never {{c
+
+
+def _look_at_the_email(page: Any, html: str) -> None:
+    """The archived email itself, as a mail client would show it, at both widths."""
+    page.set_content(html)
+    for label, (width, height) in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(ARTIFACTS / "briefs" / f"email-{label}.png"), full_page=True)
+        assert _overflow(page) <= 0, _too_wide(page)
+        assert not RAW_FLOAT.search(page.inner_text("body"))
 
 
 def _task_id(brief: Any) -> int:
