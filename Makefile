@@ -7,8 +7,8 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock | cksum | cut -d' ' -f
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 # One embedding cache (keyed by model and exact chunk texts) for the tests, the evaluation gate and
-# the demo: the shipped corpus is embedded once per machine, not once per var/ directory.
-export RESEARCH_EMBED_CACHE_DIR ?= $(CURDIR)/var/cache/embeddings
+# the demo, per machine (like pip's cache): the shipped corpus is embedded once, not once per checkout.
+export RESEARCH_EMBED_CACHE_DIR ?= $(HOME)/.cache/alphadesk/embeddings
 
 .PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients bench clean eval-gate eval-report
 
