@@ -33,7 +33,10 @@ DATES = re.compile(
     r"|\b(?:FY|Q[1-4]\s*)?\d{4}-\d{2}\b|\b(?:19|20)\d{2}\b"
 )
 WINDOWS = re.compile(r"\b\d+[- ](?:day|week|month|year)s?\b", re.IGNORECASE)
-MARKS = re.compile(r"\[(?:Source|Calculated|Note):[^\]]*\]")
+MARKS = re.compile(r"\[(?:Source|Calculated|Note|Link):[^\]]*\]")  # a link's path ("/portfolios/2/") is no figure
+# A vote table of the MPC minutes as stored text: "Member Vote Dr. A Yes Dr. B No …", up to the
+# next member's statement or the next table.
+VOTE_TABLE = re.compile(r"Member\s+Vote\b(.*?)(?=Statement\s+by|Voting\s+on|Member\s+Vote|$)", re.S)
 QUOTES = re.compile(r"“([^”]*)”")
 
 
@@ -205,6 +208,30 @@ def claim_traced(claim: dict[str, Any], steps: list[dict[str, Any]], chunks: dic
     if kind == "quote":
         chunk = chunks.get(int(claim.get("chunk_id") or 0))
         return chunk is not None and str(claim.get("quote_figure", "")) in squash(chunk["text"])
+    if kind == "table" and "against" in claim:  # a vote split: recounted from the stored table
+        chunk = chunks.get(int(claim.get("chunk_id") or 0))
+        return chunk is not None and (claim["value"], claim["against"]) in vote_tallies(chunk["text"])
+    return False
+
+
+def vote_tallies(text: str) -> set[tuple[int, int]]:
+    """(yes, no) of every vote table in a stored passage, counted from its members' votes."""
+    tables = VOTE_TABLE.findall(squash(text))
+    return {(len(re.findall(r"\bYes\b", t)), len(re.findall(r"\bNo\b", t))) for t in tables}
+
+
+def citation_resolves_web(citation: dict[str, Any], steps: list[dict[str, Any]]) -> bool:
+    """A web citation resolves when a stored web-search result of the turn has its link, its
+    quote verbatim in the result's snippet, and its title: "title — link"."""
+    quote = squash(citation.get("quote", "")).strip(" .…")
+    for step in steps:
+        if step["node"] != "web_search" or not isinstance(step.get("outputs"), dict):
+            continue
+        for hit in step["outputs"].get("results", []):
+            if hit.get("url") != citation.get("url") or quote not in squash(hit.get("snippet", "")):
+                continue
+            if str(citation.get("citation", "")) == f"{hit.get('title')} — {hit.get('url')}":
+                return True
     return False
 
 
@@ -239,12 +266,41 @@ def _decimal(raw: str) -> Decimal:
     return Decimal(raw.replace(",", "").replace("−", "-"))
 
 
+def _web_snippets(steps: list[dict[str, Any]]) -> list[str]:
+    """The stored web results' snippets: a figure quoted from a web page is traced to its result."""
+    return [
+        squash(hit.get("snippet", ""))
+        for s in steps
+        if s["node"] == "web_search" and isinstance(s.get("outputs"), dict)
+        for hit in s["outputs"].get("results", [])
+    ]
+
+
+def _names(output: Any) -> set[str]:
+    """Every ``name`` a stored tool output gives (an instrument's: "NIFTY 50", "SPDR S&P 500 ETF Trust")."""
+    if isinstance(output, dict):
+        found = {v for k, v in output.items() if k == "name" and isinstance(v, str) and re.search("[A-Za-z]", v)}
+        return found.union(*(_names(v) for v in output.values()))
+    if isinstance(output, list):
+        return set().union(*(_names(v) for v in output))
+    return set()
+
+
+def _unnamed(answer: str, steps: list[dict[str, Any]]) -> str:
+    """The answer without the names the turn's own tool outputs gave: a number in a name is no figure.
+    Web results are not read here (their text is untrusted)."""
+    names = set().union(*(_names(s.get("outputs")) for s in steps if s["node"] != "web_search"))
+    for name in sorted(names, key=len, reverse=True):
+        answer = answer.replace(name, " ")
+    return answer
+
+
 def trace_figures(
     answer: str, question: str, claims: list[dict[str, Any]], steps: list[dict[str, Any]], chunks: dict[int, Any]
 ) -> tuple[int, int, list[str]]:
     """(figures traced, figures shown, what could not be traced) for one shown answer."""
-    quotes, outside = shown_figures(answer, question)
-    cited_texts = [squash(c["text"]) for c in chunks.values()]
+    quotes, outside = shown_figures(_unnamed(answer, steps), question)
+    cited_texts = [squash(c["text"]) for c in chunks.values()] + _web_snippets(steps)
     traced = shown = 0
     problems: list[str] = []
     for quote in quotes:

@@ -13,7 +13,7 @@ from evaluation import judge
 from evaluation.suites import Expect
 
 DOCUMENT_NODES = {"rag_search", "document_comparator"}
-RETRIEVAL_NODES = {"rag_search", "document_comparator"}
+RETRIEVAL_NODES = {"rag_search", "document_comparator", "web_search"}
 GUARDRAIL_EVENTS = {"depth_limit", "token_budget", "latency_cap", "loop_detected", "low_confidence"}
 
 
@@ -26,6 +26,10 @@ def outcome_of(turn: dict[str, Any]) -> str:
         return str(status)
     if turn.get("answered_by") == "reviewer":
         return "escalated"
+    # The product's own reading of its answer (the golden set's reference runner reads the same):
+    # "the library has X, not the Y you asked for" shows a nearby figure yet answers nothing.
+    if ((turn.get("verification") or {}).get("answers") or {}).get("outcome") == "no_document":
+        return "no_document"
     nodes = {s["node"] for s in turn["steps"]}
     if nodes & DOCUMENT_NODES and not turn["citations"] and not any(c.get("kind") != "quote" for c in turn["claims"]):
         return "no_document"
@@ -41,6 +45,7 @@ def _retrieved_texts(steps: list[dict[str, Any]]) -> list[str]:
         out = step["outputs"]
         texts += [judge.squash(p.get("text", "")) for p in out.get("passages", [])]
         texts += [judge.squash(f.get("quote", "")) for f in out.get("facts", [])]
+        texts += [judge.squash(r.get("snippet", "")) for r in out.get("results", [])]  # web results
     return texts
 
 
@@ -76,6 +81,12 @@ def missing_text(expected: list[str], answer: str) -> list[str]:
     return [item for item in expected if _flat(item) not in shown]
 
 
+def _resolves(citation: dict[str, Any], chunks: dict[int, dict[str, Any]], steps: list[dict[str, Any]]) -> bool:
+    if citation.get("web"):
+        return judge.citation_resolves_web(citation, steps)
+    return judge.citation_resolves(citation, chunks)
+
+
 def _tools_of(turn: dict[str, Any]) -> set[str]:
     names: set[str] = set()
     for step in turn["steps"]:
@@ -101,12 +112,12 @@ def judge_turn(
         cid: chunks[cid] for cid in {int(c.get("chunk_id") or 0) for c in turn["citations"]} if cid in chunks
     }
     for claim in turn["claims"]:
-        if claim.get("kind") == "quote" and int(claim.get("chunk_id") or 0) in chunks:
+        if claim.get("kind") in {"quote", "table"} and int(claim.get("chunk_id") or 0) in chunks:
             cited_chunks[int(claim["chunk_id"])] = chunks[int(claim["chunk_id"])]
     traced, shown_n, untraced = (
         judge.trace_figures(answer, question, turn["claims"], turn["steps"], cited_chunks) if shown else (0, 0, [])
     )
-    resolving = [judge.citation_resolves(c, chunks) for c in turn["citations"]] if shown else []
+    resolving = [_resolves(c, chunks, turn["steps"]) for c in turn["citations"]] if shown else []
     correct = outcome_ok and not missing and not text_missing and doc_ok and page_ok
     verdicts = {
         "outcome": outcome,

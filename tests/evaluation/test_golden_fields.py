@@ -80,3 +80,13 @@ def test_the_research_suite_is_the_tools_cases_and_the_golden_set() -> None:
     golden = {c.id: c for c in cases}
     assert golden["mpc-2019-04-vote"].turns[0].expect.contains == ["Ghate", "Acharya"]
     assert golden["ar-fiscal-deficit"].turns[0].expect.pages == [5, 60]
+
+
+def test_an_answer_the_product_reads_as_no_document_is_no_document() -> None:
+    # "The library has Q3 2023-24, not Q1 2025-26": a nearby figure, cited, yet not the one asked for.
+    shown = turn("The library has the CPI inflation for Q3 2023-24 (5.6 per cent), not for Q1 2025-26.")
+    shown["verification"] = {"answers": {"outcome": "no_document"}}
+    verdicts, _ = judge_turn(expect(outcome="no_document"), shown, CHUNKS, "q")
+    assert verdicts["outcome"] == "no_document" and verdicts["outcome_ok"]
+    shown["verification"] = {"answers": {"outcome": "answered"}}
+    assert judge_turn(expect(outcome="no_document"), shown, CHUNKS, "q")[0]["outcome"] == "answered"

@@ -111,3 +111,50 @@ def test_a_vote_split_is_one_compound_figure_matched_whole() -> None:
     assert judge.expected_figure("6–0") == "6–0"
     with pytest.raises(ValueError):
         judge.expected_figure("no figure here")
+
+
+VOTES = {
+    5: {
+        "text": "15. The next meeting of the MPC is scheduled during October 7 to 9, 2024. Voting on the Resolution to "
+        "keep the policy repo rate unchanged at 6.50 per cent Member Vote Dr. Shashanka Bhide Yes Dr. Ashima Goyal No "
+        "Prof. Jayanth R. Varma No Dr. Rajiv Ranjan Yes Dr. Michael Debabrata Patra Yes Shri Shaktikanta Das Yes "
+        "Statement by Dr. Shashanka Bhide",
+        "title": "RBI MPC Minutes, August 2024",
+        "page": "4",
+        "stem": "reserve_bank_of_india_06-08-2024",
+    }
+}
+
+
+def test_a_vote_split_is_traced_by_recounting_the_stored_table() -> None:
+    # The August 2024 table (p. 4): four Yes, two No — counted by hand.
+    vote = {"kind": "table", "value": 4, "against": 2, "display": "4–2", "chunk_id": 5}
+    assert judge.vote_tallies(VOTES[5]["text"]) == {(4, 2)}
+    assert judge.trace_figures("The vote was 4–2.", "Who dissented?", [vote], [], VOTES) == (2, 2, [])
+    wrong = {**vote, "value": 5, "against": 1, "display": "5–1"}
+    assert judge.trace_figures("The vote was 5–1.", "q", [wrong], [], VOTES)[:2] == (0, 2)
+
+
+def test_link_paths_and_tool_given_names_are_not_figures() -> None:
+    steps = [{"node": "market_data", "outputs": {"calls": [{"benchmark": {"name": "NIFTY 50", "return_pct": 1.02}}]}}]
+    claim = {"kind": "tool", "result_key": "market_data:0", "path": ["calls", 0, "benchmark", "return_pct"]}
+    claims = [{**claim, "value": 1.02, "display": "1.02 %"}]
+    shown = "The benchmark ^NSEI (NIFTY 50) returned 1.02 %. [Link: Open the portfolio page | /portfolios/2/]"
+    assert judge.trace_figures(shown, "q", claims, steps, {}) == (1, 1, [])
+    # A name only a web page gave is not taken on trust: its number stays a figure to trace.
+    web = [{"node": "web_search", "outputs": {"results": [{"name": "NIFTY 50", "snippet": "x"}]}}]
+    assert judge.trace_figures("NIFTY 50 rose.", "q", [], web, {})[:2] == (0, 1)
+
+
+def test_a_web_citation_resolves_to_its_stored_result() -> None:
+    hit = {"url": "https://news.example/a", "title": "Banks rally", "snippet": "Lenders rallied on Tuesday."}
+    steps = [{"node": "web_search", "outputs": {"results": [hit]}}]
+    cite = {
+        "citation": "Banks rally — https://news.example/a",
+        "url": hit["url"],
+        "quote": "Lenders rallied on Tuesday.",
+    }
+    assert judge.citation_resolves_web({**cite, "web": True}, steps)
+    assert not judge.citation_resolves_web({**cite, "quote": "Lenders fell."}, steps)
+    assert not judge.citation_resolves_web({**cite, "citation": "Banks fall — https://news.example/a"}, steps)
+    assert not judge.citation_resolves_web(cite, [])
