@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.conf import settings
 from django.core import mail
 from django.test.utils import override_settings
 
@@ -17,6 +18,7 @@ from evaluation.feeds import FeedServer
 from evaluation.run_chat import CaseOutcome
 from evaluation.suites import BriefCase
 from portfolios.models import Watchlist
+from portfolios.selectors import benchmark_for
 from portfolios.services import watchlist_create, watchlist_update
 from reviews.models import ReviewTask
 from reviews.services import review_task_close
@@ -62,7 +64,9 @@ def _traced(brief: Brief | None) -> tuple[int, int, list[str]]:
     return traced, len(brief.claims), problems
 
 
-def _verdicts(case: BriefCase, run: BriefRun, brief: Brief | None, tickers_called: set[str]) -> dict[str, Any]:
+def _verdicts(
+    case: BriefCase, run: BriefRun, brief: Brief | None, tickers_called: set[str], benchmark: str
+) -> dict[str, Any]:
     exp = case.expect
     draft = (brief.draft if brief else {}) or {}
     sections = [s["ticker"] for s in draft.get("sections", [])]
@@ -75,6 +79,7 @@ def _verdicts(case: BriefCase, run: BriefRun, brief: Brief | None, tickers_calle
         if t not in closes or not judge.figure(v).matches(judge.figure(f"{closes[t]:.2f}"))
     ]
     traced, shown, untraced = _traced(brief)
+    # In scope: the watchlist, and the market benchmark the product compares it with (not a section).
     scope = set(case.watchlist.tickers) | set(case.watchlist.unknown)
     return {
         "status": run.status,
@@ -89,7 +94,7 @@ def _verdicts(case: BriefCase, run: BriefRun, brief: Brief | None, tickers_calle
         "figures_traced": traced,
         "figures_shown": shown,
         "untraced": untraced[:5],
-        "scope_ok": tickers_called <= scope and set(sections) <= scope,
+        "scope_ok": tickers_called <= scope | {benchmark} and set(sections) <= scope,
     }
 
 
@@ -108,6 +113,7 @@ def run_case(case: BriefCase, *, feeds: FeedServer, engine: dict[str, Any]) -> C
     overrides = {
         **engine,
         "BRIEF_NEWS_FEEDS": feeds.templates,
+        "BRIEF_NEWS_SOURCE": "feeds",  # the case's feeds (dead, empty, injected), not the shipped captures
         "BRIEF_EMAIL_ENABLED": False,
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
     }
@@ -118,6 +124,7 @@ def run_case(case: BriefCase, *, feeds: FeedServer, engine: dict[str, Any]) -> C
         run = brief_run_start(user=user, watchlist_id=watchlist.pk, trigger=BriefRun.Trigger.API)
         brief_run_execute(run_id=run.pk)  # "skipped" when the on-commit enqueue ran it here already
         run.refresh_from_db()
+        benchmark = settings.BRIEF_BENCHMARK or benchmark_for(list(run.tickers))
         brief = Brief.objects.filter(run=run).first()
         called = {str(s.inputs.get("ticker")) for s in BriefStep.objects.filter(run=run).exclude(tool="")}
         called.discard("None")
@@ -125,7 +132,7 @@ def run_case(case: BriefCase, *, feeds: FeedServer, engine: dict[str, Any]) -> C
         sent = len(mail.outbox)
         _close_gate(run, user)
     out.latency_ms = round((time.perf_counter() - started) * 1000, 1)
-    v = _verdicts(case, run, brief, called)
+    v = _verdicts(case, run, brief, called, benchmark)
     out.verdicts = v
     out.actual = {
         "run_id": run.pk,

@@ -161,17 +161,23 @@ def system_prompts() -> list[str]:
 
 def unattributed(snap: dict[str, Any], chunks: dict[int, dict[str, Any]]) -> str:
     """What the agent says in its own words: the answer without the quotes that are verbatim in a
-    stored passage and without the web results it lists verbatim ("title (url)"). Text dressed up
-    as a quote or a link, but not found in the stored evidence, stays in."""
+    stored passage or web result and without the web results it cites verbatim ("title (url)", or
+    "[Source: title — url]" after the quoted snippet). Text dressed up as a quote or a link, but not
+    found in the stored evidence, stays in."""
     text = snap["answer"] or ""
-    stored = [judge.squash(c["text"]) for c in chunks.values()]
+    hits = [
+        hit
+        for step in snap["steps"]
+        if step["node"] == "web_search" and isinstance(step.get("outputs"), dict)
+        for hit in step["outputs"].get("results", [])
+    ]
+    stored = [judge.squash(c["text"]) for c in chunks.values()] + [judge.squash(h.get("snippet", "")) for h in hits]
     for quote in judge.QUOTES.findall(text):
         if any(judge.squash(quote).strip(" .…") in body for body in stored):
             text = text.replace(f"“{quote}”", " ")
-    for step in snap["steps"]:
-        if step["node"] == "web_search" and isinstance(step.get("outputs"), dict):
-            for hit in step["outputs"].get("results", []):
-                text = text.replace(f"{hit.get('title')} ({hit.get('url')})", " ")
+    for hit in hits:
+        text = text.replace(f"{hit.get('title')} ({hit.get('url')})", " ")
+        text = text.replace(f"[Source: {hit.get('title')} — {hit.get('url')}]", " ")
     return text
 
 
