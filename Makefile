@@ -44,7 +44,7 @@ lint: install
 	# The layer contracts in pyproject.toml [tool.importlinter]: apps import only downward.
 	$(BIN)/lint-imports --no-cache --no-logo
 	# Security lint: no high-severity bandit finding in the project's code (tests use asserts and fixtures).
-	$(BIN)/bandit -q -r core config mcp_bridge portfolios research briefs reviews evaluation bench manage.py --severity-level high
+	$(BIN)/bandit -q -r core config mcp_bridge portfolios research briefs reviews evaluation home bench manage.py --severity-level high
 
 format: install
 	$(BIN)/ruff format .

@@ -47,7 +47,7 @@ def eval_user(case_id: str = "") -> Any:
     if not case_id:
         email = EVAL_USER
     else:
-        email = f"evaluation+{hashlib.sha1(case_id.encode()).hexdigest()[:10]}@alphadesk.local"  # noqa: S324
+        email = f"evaluation+{hashlib.sha256(case_id.encode()).hexdigest()[:10]}@alphadesk.local"
     user, _ = user_ensure(email=email, roles=["analyst"], password=None)
     return user
 
