@@ -132,7 +132,9 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('admin/portfolios/watchlist/<path:object_id>/delete/', 'GET'): "302 302 302 302 302",
     ('admin/portfolios/watchlist/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
     ('admin/portfolios/watchlist/<path:object_id>/', 'GET'): "302 302 302 302 302",
-    ('admin/^(?P<app_label>auth|django_celery_beat|account|core|reviews|portfolios)/$', 'GET'): "302 302 302 200 302",
+    (
+        'admin/^(?P<app_label>auth|django_celery_beat|account|core|reviews|portfolios|research|briefs)/$', 'GET'
+    ): "302 302 302 200 302",
     ('admin/(?P<url>.*)$', 'GET'): "302 302 302 404 302",
     ('research/chat/', 'GET'): "302 200 200 200 200",
     ('research/chat/<uuid:conversation_id>/', 'GET'): "302 404 404 200 200",
@@ -166,6 +168,40 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('reviews/<int:task_id>/decide/', 'POST'): "302 403 400 400 403",
     ('reviews/audit/', 'GET'): "302 403 200 200 403",
     ('reviews/audit/export.csv', 'GET'): "302 403 200 200 403",
+    # Added when the portal (issue 16) merged: the admin-only health panel of the home page; the
+    # favicon redirects to its static file; the new admin entries are read-only (add/delete 403 for
+    # the admin); the conversation list is scoped per user; the export routes are asked with a
+    # placeholder format the views do not know, so they answer 404 (formats are tested in
+    # tests/research/agent/test_export.py and tests/briefs/test_export.py).
+    ('home/health/', 'GET'): "302 403 403 200 403",
+    ('favicon.ico', 'GET'): "301 301 301 301 301",
+    ('research/chat/conversations/', 'GET'): "302 200 200 200 200",
+    ('research/chat/<uuid:conversation_id>/export.<str:fmt>', 'GET'): "302 404 404 404 404",
+    ('briefs/<int:brief_id>/export.<str:fmt>', 'GET'): "302 404 404 404 404",
+    ('admin/research/document/', 'GET'): "302 302 302 200 302",
+    ('admin/research/document/add/', 'GET'): "302 302 302 403 302",
+    ('admin/research/document/<path:object_id>/history/', 'GET'): "302 302 302 302 302",
+    ('admin/research/document/<path:object_id>/delete/', 'GET'): "302 302 302 403 302",
+    ('admin/research/document/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
+    ('admin/research/document/<path:object_id>/', 'GET'): "302 302 302 302 302",
+    ('admin/research/conversation/', 'GET'): "302 302 302 200 302",
+    ('admin/research/conversation/add/', 'GET'): "302 302 302 403 302",
+    ('admin/research/conversation/<path:object_id>/history/', 'GET'): "302 302 302 302 302",
+    ('admin/research/conversation/<path:object_id>/delete/', 'GET'): "302 302 302 403 302",
+    ('admin/research/conversation/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
+    ('admin/research/conversation/<path:object_id>/', 'GET'): "302 302 302 302 302",
+    ('admin/briefs/briefrun/', 'GET'): "302 302 302 200 302",
+    ('admin/briefs/briefrun/add/', 'GET'): "302 302 302 403 302",
+    ('admin/briefs/briefrun/<path:object_id>/history/', 'GET'): "302 302 302 302 302",
+    ('admin/briefs/briefrun/<path:object_id>/delete/', 'GET'): "302 302 302 403 302",
+    ('admin/briefs/briefrun/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
+    ('admin/briefs/briefrun/<path:object_id>/', 'GET'): "302 302 302 302 302",
+    ('admin/briefs/brief/', 'GET'): "302 302 302 200 302",
+    ('admin/briefs/brief/add/', 'GET'): "302 302 302 403 302",
+    ('admin/briefs/brief/<path:object_id>/history/', 'GET'): "302 302 302 302 302",
+    ('admin/briefs/brief/<path:object_id>/delete/', 'GET'): "302 302 302 403 302",
+    ('admin/briefs/brief/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
+    ('admin/briefs/brief/<path:object_id>/', 'GET'): "302 302 302 302 302",
     # Added when the evaluation harness and the delivered-brief pages merged. The world holds no
     # evaluation run and its brief was never delivered, so object routes answer 404 to everyone
     # signed in (an id that does not exist); /evaluation/run/ and .../delete/ take POST only.
