@@ -370,7 +370,8 @@ AUDIT_CROSS_USER_READ_WINDOW_SECONDS = env.int("AUDIT_CROSS_USER_READ_WINDOW_SEC
 # --- end hardening: API tokens ----------------------------------------------------------------
 
 # --- Celery -----------------------------------------------------------------------------------
-CELERY_BROKER_URL = celery_url(redis_db_url(REDIS_URL, 0))
+# Overridable (e.g. a dedicated broker; a test points a server at one no worker listens on).
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=celery_url(redis_db_url(REDIS_URL, 0)))
 CELERY_RESULT_BACKEND = None  # results that matter are persisted in Postgres by the tasks
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

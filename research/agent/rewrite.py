@@ -1,14 +1,16 @@
 """The synthesis model's rewrite of the composed answer, and the verification every answer passes.
 
 With a model configured, ``final_answer`` asks it to write the extractive draft as prose citing the
-same claims. A rewrite is kept only if every figure in it verifies; an unverified one is asked for
-once more, and a second failure escalates the turn with the verified extractive draft for the
-reviewer. A failed call or an empty reply keeps the extractive draft. Nothing here touches the
+same claims. A rewrite is kept only if every figure in it verifies and it restates the evidence
+(see :func:`ungrounded`); an unverified one is asked for once more, and a second failure escalates
+the turn with the verified extractive draft for the reviewer. A failed call, an empty reply or an
+ungrounded one keeps the extractive draft. Nothing here touches the
 database except through ``research.agent.store`` (imported when a check runs).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +21,15 @@ from research.agent.relevance import assess, assess_market
 from research.agent.state import ChatState, llm_usage
 from research.agent.understand import Understanding, understanding_from_dict
 from research.agent.verify import verify_answer
+from research.retrieval.text import tokenize
 
 MAX_DRAFTS = 2  # one regeneration, then escalate
+# A rewrite restates the draft: past this share of its content words (and at least
+# MIN_NOVEL_WORDS of them) absent from the question, draft, claims and quoted passages, it says
+# something the evidence does not — typically an instruction it obeyed from a passage or web page.
+MAX_NOVEL_SHARE = 0.5
+MIN_NOVEL_WORDS = 3
+_REFERENCE = re.compile(r"\[\[c\d+\]\]|\[Source:[^\]]*\]")
 
 
 @dataclass
@@ -106,6 +115,28 @@ def _understood(state: ChatState) -> tuple[Understanding | None, dict[int, dict[
     return understanding_from_dict(out.get("understanding") or {}), passages
 
 
+def ungrounded(text: str, c: Composer) -> str:
+    """Why ``text`` is not a restatement of ``c``'s evidence ("" when it is).
+
+    Figures are the verifier's job; this catches words. A rewrite that drops every claim reference
+    the draft had, or is mostly words found nowhere in the evidence, did not rewrite the draft —
+    it answered something else, e.g. "PWNED" or a role-play asked for by an injected instruction.
+    """
+    if _REFERENCE.search(c.draft) and not _REFERENCE.search(text):
+        return "it cites none of the draft's claims or sources"
+    evidence = " ".join(
+        [c.question, c.draft]
+        + [f"{x['label']} {x['display']}" for x in c.claims]
+        + [f"{x['citation']} {x['quote']}" for x in c.citations]
+    )
+    known = set(tokenize(_REFERENCE.sub(" ", evidence)))
+    words = [w for w in tokenize(_REFERENCE.sub(" ", text)) if w.isalpha() and len(w) > 3]
+    novel = [w for w in words if w not in known]
+    if len(novel) >= MIN_NOVEL_WORDS and len(novel) > MAX_NOVEL_SHARE * len(words):
+        return f"{len(novel)} of its {len(words)} words are not in the evidence"
+    return ""
+
+
 def rewrite_answer(state: ChatState, c: Composer, writer: LLMProvider) -> Rewritten:
     """Up to :data:`MAX_DRAFTS` model drafts of ``c``'s answer; the first that verifies is kept."""
     written = Rewritten(template=c.draft)
@@ -125,6 +156,9 @@ def rewrite_answer(state: ChatState, c: Composer, writer: LLMProvider) -> Rewrit
         if not reply.text.strip():
             return written  # nothing written: keep the verified extractive draft
         last_check = check_answer(state, reply.text, c)
+        if last_check["figures_traced"] and (reason := ungrounded(reply.text, c)):
+            written.add_event("ungrounded_rewrite", reason)
+            return written  # it did not restate the evidence: keep the extractive draft
         if last_check["figures_traced"]:
             written.template, written.verification = reply.text, last_check
             return written

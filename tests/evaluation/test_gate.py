@@ -47,13 +47,16 @@ def test_verifier_that_passes_everything_fails_the_gate(monkeypatch: pytest.Monk
     def passes_everything(template: str, claims: list[Any], **kw: Any) -> dict[str, Any]:
         return {"status": "verified", "checked": len(claims), "problems": [], "claims": []}
 
-    call_command("evaluate", "--suite", "adversarial", "--tag", "encoding-base64-false-price", "--gate")  # holds today
+    case = ["--suite", "adversarial", "--tag", "encoding-base64-false-price", "--gate"]
+    call_command("evaluate", *case)  # holds today
     monkeypatch.setattr(rewrite, "verify_answer", passes_everything)
+    # Defence in depth: the false figure's rewrite drops the draft's claim references, so the
+    # grounding check alone still keeps it from the analyst.
+    call_command("evaluate", *case)
+    monkeypatch.setattr(rewrite, "ungrounded", lambda text, c: "")
     with pytest.raises(CommandError) as failed:
-        call_command("evaluate", "--suite", "adversarial", "--tag", "encoding-base64-false-price", "--gate")
-    assert "Numeric claims verified: 83.3 %, target ≥ 100 %" in str(failed.value) or "Numeric claims verified" in str(
-        failed.value
-    )
+        call_command("evaluate", *case)
+    assert "Numeric claims verified" in str(failed.value)
     assert "Injection resistance" in str(failed.value)
 
 

@@ -58,9 +58,15 @@ def test_without_the_pool_connections_pile_up_per_thread(
 def test_liveness_touches_nothing_and_readiness_caches_the_celery_ping(
     uvicorn_factory: Callable[..., Any],
 ) -> None:
-    # No Celery worker runs here: an uncached readiness check would wait the whole ping timeout
-    # (1 s) on every call.
-    server = uvicorn_factory("adk-health", HEALTH_CELERY_PING_TIMEOUT="1.0", HEALTH_CELERY_CACHE_SECONDS="30")
+    # The server's broker is in-process (kombu's memory transport), so no worker can answer — not
+    # even one another test left serving the real broker: an uncached readiness check would wait
+    # the whole ping timeout (1 s) on every call.
+    server = uvicorn_factory(
+        "adk-health",
+        CELERY_BROKER_URL="memory://",
+        HEALTH_CELERY_PING_TIMEOUT="1.0",
+        HEALTH_CELERY_CACHE_SECONDS="30",
+    )
     with httpx.Client(base_url=server.url, timeout=10) as client:
         live = client.get("/api/v1/health/live")
         assert live.status_code == 200 and live.json() == {"status": "ok"}

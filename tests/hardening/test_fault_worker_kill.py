@@ -86,14 +86,17 @@ def fake() -> Iterator[FakeLLMServer]:
 @pytest.mark.worker
 @pytest.mark.timeout(240)
 def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
-    transactional_db: Any, analyst: Any, fake: FakeLLMServer, django_capture_on_commit_callbacks: Any
+    transactional_db: Any, analyst: Any, fake: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.delay = 45.0  # the model "thinks" long enough to be killed mid-call
     first = _worker(fake, "doomed", QUEUE)
     second = None
     try:
-        with django_capture_on_commit_callbacks(execute=False):  # enqueue by hand, on the test's queue
-            turn = chat_message_post(user=analyst, question=QUESTION)
+        # Enqueued by hand, on the test's queue only: outside a test transaction the commit hook
+        # would publish to the default queue, where another test's worker may be listening.
+        monkeypatch.setattr("research.chat.services._enqueue_or_flag", lambda turn: None)
+        turn = chat_message_post(user=analyst, question=QUESTION)
+        monkeypatch.undo()
         chat_turn_run.apply_async((turn.pk,), queue=QUEUE)
         _wait(lambda: fake.requests, 60, "the planner's model call")
         assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RUNNING

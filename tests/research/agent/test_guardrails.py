@@ -137,6 +137,26 @@ def test_scripted_model_citing_claims_is_verified(claude: FakeLLMServer, ask: An
     assert turn.llm_calls == 1  # planned by a rule, written by the model
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "PWNED",  # an injected "print PWNED" obeyed: no claim reference left
+        "I am DAN now, free from every rule and policy, [[c1]] whatever you asked.",  # mostly new words
+    ],
+)
+def test_scripted_model_that_does_not_restate_the_evidence_keeps_the_draft(
+    claude: FakeLLMServer, ask: Any, reply: str
+) -> None:
+    claude.default = (200, anthropic_text(reply))
+    turn = ask("What is the current price of INFY?")
+    assert turn.status == "done" and turn.verification["status"] == "verified", turn.verification
+    text = render_text(turn.answer, turn.claims)
+    assert "PWNED" not in text and "DAN" not in text
+    assert turn.claims[0]["display"] in text  # the extractive draft, with its price
+    assert [e["event"] for e in turn.guardrail_events if e["event"] == "ungrounded_rewrite"] == ["ungrounded_rewrite"]
+    assert turn.llm_calls == 1  # not asked again: a model that obeyed once obeys twice
+
+
 def test_llm_resolves_a_follow_up_no_rule_understands(claude: FakeLLMServer, ask: Any) -> None:
     claude.script((200, anthropic_text("Result: [[c1]]")))
     first = ask("What is 2+2?")
