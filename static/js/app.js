@@ -2,8 +2,8 @@
    pages declare what used to be inline handlers (onsubmit, onclick, hx-on) with data attributes. */
 (function () {
   "use strict";
-  // <form data-confirm-submit="Delete this?">: ask before submitting. (The reviews pages keep their
-  // own data-confirm handler in reviews.js; a different name keeps the two from asking twice.)
+  // <form data-confirm-submit="Delete this?">: ask before submitting. The one confirmation on every
+  // page (reviewer decisions included): a second handler elsewhere would ask twice.
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var question = form && form.getAttribute ? form.getAttribute("data-confirm-submit") : null;

@@ -4,7 +4,7 @@
   function typing(el) {
     return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
   }
-  // Every decision is confirmed by static/js/app.js (form[data-confirm], on every page): a second
+  // Every decision is confirmed by static/js/app.js (form[data-confirm-submit], on every page): a second
   // handler here asked twice.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(document.activeElement)) { return; }

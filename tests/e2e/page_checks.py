@@ -79,6 +79,9 @@ def settle(page: Any) -> None:
 
 def check_page(page: Any, listener: Listener, url: str, shot: Path) -> list[str]:
     """Open ``url`` and return what is wrong with it (empty when nothing)."""
+    # Leaving the previous page cancels its in-flight polls (net::ERR_ABORTED): that is the
+    # browser's doing, not this page's, so it is left behind before listening starts.
+    page.goto("about:blank")
     listener.errors.clear()
     response = page.goto(url, wait_until="networkidle")
     settle(page)
