@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 from django.db import connections
+from django.db.backends.postgresql.base import DatabaseWrapper as PostgresWrapper
 
 from tests.hardening.live import hammer
 
@@ -57,7 +58,9 @@ def test_connections_recover_after_a_postgres_restart(
     # after failed reconnects during the downtime (longer than the pool's 10 s wait), so the
     # tests after this one get a fresh pool rather than inherit that state.
     connections.close_all()
-    connections["default"].close_pool()
+    database = connections["default"]
+    assert isinstance(database, PostgresWrapper)
+    database.close_pool()
 
     after = hammer(server.url, tokens, PATHS, 3.0)
     assert server.proc.poll() is None and server.proc.pid == pid  # the same process, not restarted
