@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.core import mail
@@ -42,7 +43,10 @@ def _run(watchlist: Any, analyst: Any, planner: Any = None) -> Any:
 def _decide(task_id: int, reviewer: Any, outcome: str, **kw: Any) -> None:
     from reviews.services import review_task_decide, review_task_resume_run
 
-    review_task_decide(user=reviewer, task_id=task_id, outcome=outcome, **kw)
+    # The resume runs here, in-process. Outside a test transaction the decision's commit hook would
+    # publish it at once, and a worker another test left running would resume the run concurrently.
+    with mock.patch("reviews.services._enqueue_resume"):
+        review_task_decide(user=reviewer, task_id=task_id, outcome=outcome, **kw)
     review_task_resume_run(task_id=task_id)  # the worker's job, done here in-process
 
 
