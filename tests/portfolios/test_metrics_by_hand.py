@@ -91,8 +91,9 @@ def test_ticker_metrics_carries_every_figure_with_its_dates() -> None:
     )
     assert (out["high_52w"], out["low_52w"]) == (110.0, 60.0)  # the two bars of Sep 2024 are 365+ days old
     assert out["max_drawdown_pct"] == 0.0
-    assert out["period_returns_pct"]["1M"] == pytest.approx(25.0)
-    assert out["period_baseline_dates"]["1Y"] == D(2024, 9, 30)
+    periods, baselines = out["period_returns_pct"], out["period_baseline_dates"]
+    assert isinstance(periods, dict) and isinstance(baselines, dict)
+    assert periods["1M"] == pytest.approx(25.0) and baselines["1Y"] == D(2024, 9, 30)
 
 
 RETURNS = np.array([0.01, -0.02, 0.015, 0.003, -0.007, 0.012])
