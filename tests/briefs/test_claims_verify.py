@@ -137,3 +137,10 @@ def test_a_quoted_headline_must_be_one_that_was_retrieved() -> None:
     other = verify(draft, claims, BARS, {"^NSEI": news["INFY.NS"]}, ["INFY.NS"], "^NSEI")
     assert not other.ok and other.problems == ["headline “Infosys wins a large deal” was not retrieved for INFY.NS"]
     assert other.mismatched == []  # every figure verified: the headline alone fails the brief
+
+
+def test_an_uncited_claim_that_fails_still_fails_the_brief() -> None:
+    claims = mint_claims(_prices(), ["INFY.NS"])
+    claims[7] = claims[7].model_copy(update={"value": 99.0})  # the 52-week low, cited nowhere
+    result = verify(_draft("Calm.", "It closed at {{c1}}."), claims, BARS, {}, ["INFY.NS"])
+    assert result.problems == [] and result.mismatched == ["c8"] and not result.ok
