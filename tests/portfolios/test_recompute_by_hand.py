@@ -36,6 +36,8 @@ def test_single_ticker_metrics_and_their_short_series_guards() -> None:
     # The 30-day baseline is the bar dated exactly 30 days before the last (inclusive): 31 Aug.
     assert recompute.return_30d_pct(dates, closes) == pytest.approx(17.0)
     assert recompute.return_30d_pct(dates[1:], closes[1:]) is None  # history does not reach back
+    two_bars = [D(2025, 8, 31), D(2025, 9, 30)]
+    assert recompute.return_30d_pct(two_bars, [100.0, 110.0]) == pytest.approx(10.0)  # the baseline is the first bar
     assert recompute.max_drawdown_pct(dates, closes) == pytest.approx(-25.0)  # 90 / 120 − 1
     log_returns = [math.log(1.2), math.log(0.75), math.log(1.3)]
     expected_vol = statistics.stdev(log_returns) * ROOT_252 * 100
