@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 # the demo, per machine (like pip's cache): the shipped corpus is embedded once, not once per checkout.
 export RESEARCH_EMBED_CACHE_DIR ?= $(HOME)/.cache/alphadesk/embeddings
 
-.PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients bench clean eval-gate eval-report
+.PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients bench clean eval-gate eval-report mutate
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -81,5 +81,17 @@ eval-report: install
 bench: install
 	ALPHADESK_VAR_DIR=$(CURDIR)/var/bench $(BIN)/python -m bench
 
+# Mutation testing of the modules that compute, verify and render figures (README "Mutation
+# testing"); not part of CI or `make test`. mutmut copies the project into mutants/, records which
+# tests reach each function, and runs only those against each mutant. MUTATE_MODULES narrows it,
+# e.g. `make mutate MUTATE_MODULES=research.calculator`. A full run takes about half an hour here.
+MUTATE_MODULES ?= research.calculator research.agent.verify portfolios.recompute portfolios.metrics \
+	portfolios.analytics briefs.claims briefs.render briefs.render_html briefs.markup
+mutate: install
+	rm -rf mutants
+	mkdir -p var
+	$(BIN)/mutmut run $(foreach m,$(MUTATE_MODULES),"$(m).*") >var/mutmut.log 2>&1 || { tail -30 var/mutmut.log; exit 1; }
+	$(BIN)/python tools/mutation/score.py
+
 clean:
-	rm -rf var/test var/bench var/eval-gate
+	rm -rf var/test var/bench var/eval-gate mutants

@@ -128,5 +128,7 @@ class AuditEvent(models.Model):
         }
 
     def compute_hash(self) -> str:
+        """SHA-256 (hex) of the canonical form of :meth:`content`: JSON with sorted keys, separators
+        ``,`` and ``:`` (no spaces), non-ASCII characters escaped as ``\\uXXXX``, dates as ISO 8601."""
         canonical = json.dumps(self.content(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(canonical.encode()).hexdigest()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import numpy as np
 import pytest
 from django.conf import settings
 from django.test import Client
 
 from core.tools import call_tool, mcp_whitelist
-from research.retrieval.search import SearchFilters
+from research.retrieval.search import SearchFilters, allowed_document_ids
 from research.selectors import passage_search
 from tests.research.conftest import Corpus
 
@@ -42,10 +43,38 @@ def test_results_carry_per_retriever_ranks_and_scores(corpus: Corpus, analyst: A
     assert passages == sorted(passages, key=lambda p: -p.score)
     top = passages[0]
     assert set(top.ranks) <= {"bm25", "vector", "exact"} and top.ranks
-    weights, k = settings.RESEARCH_RRF_WEIGHTS, settings.RESEARCH_RRF_K
-    expected = sum(weights[name] / (k + rank) for name, rank in top.ranks.items())
-    assert top.score == pytest.approx(expected)
     assert all(0 < p.scores.get("vector", 0.5) <= 1 for p in passages)
+
+
+def test_fused_scores_are_rrf_of_ranks_found_without_the_fusion(corpus: Corpus, analyst: Any) -> None:
+    """Each retriever's list is rebuilt outside the search: vector ranks by exact cosine over every
+    stored embedding in numpy (not the HNSW index), BM25 ranks from the index alone, exact-evidence
+    ranks from the exact ranker; the fused score is then Σ w / (k + rank), summed here by hand."""
+    from research.models import Chunk
+    from research.retrieval.bm25 import process_index
+    from research.retrieval.embeddings import get_embedder
+    from research.retrieval.exact import exact_ranking
+
+    query = "policy repo rate unchanged at 6.50 per cent"
+    allowed = allowed_document_ids(user=analyst, filters=None)
+    ids, vectors = zip(*Chunk.objects.filter(document_id__in=allowed).values_list("id", "embedding"), strict=True)
+    cosine = np.asarray(vectors, dtype=float) @ np.asarray(get_embedder().embed([query])[0], dtype=float)
+    by_vector = [ids[i] for i in np.lexsort((np.asarray(ids), -cosine))][: settings.RESEARCH_VECTOR_CANDIDATES]
+    index = process_index.get()
+    hits = index.top(query, settings.RESEARCH_BM25_CANDIDATES, allowed)
+    texts = dict(Chunk.objects.filter(id__in=[cid for cid, _ in hits]).values_list("id", "text"))
+    lists = {
+        "bm25": [cid for cid, _ in hits],
+        "vector": by_vector,
+        "exact": exact_ranking(query, [(cid, texts[cid]) for cid, _ in hits], index.document_frequency, len(index)),
+    }
+    weights, k = settings.RESEARCH_RRF_WEIGHTS, settings.RESEARCH_RRF_K
+    passages = passage_search(user=analyst, query=query, top_k=5)
+    for passage in passages:
+        cid = passage.chunk.pk
+        ranks = {name: ranked.index(cid) + 1 for name, ranked in lists.items() if cid in ranked}
+        assert passage.ranks == ranks
+        assert passage.score == pytest.approx(sum(weights[name] / (k + rank) for name, rank in ranks.items()))
 
 
 def test_filters_apply_before_ranking(corpus: Corpus, analyst: Any) -> None:

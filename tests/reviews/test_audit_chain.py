@@ -1,5 +1,6 @@
 """The append-only, hash-chained audit log."""
 
+import hashlib
 from io import StringIO
 from typing import Any
 
@@ -16,9 +17,19 @@ def test_chain_links_each_row_to_the_previous() -> None:
     # Rows committed by earlier tests' workers may exist; this test owns only the two it adds.
     before = AuditEvent.objects.count()
     first = audit_record(actor=None, action="test.one")
-    second = audit_record(actor=None, action="test.two", after={"x": 1})
+    second = audit_record(actor=None, action="test.two", after={"x": 1, "note": "₹ é"})
     assert second.prev_hash == first.row_hash
-    assert second.row_hash == second.compute_hash()
+    # The documented canonical form, written out by hand: the covered fields as JSON with sorted
+    # keys, no spaces and ASCII escapes (₹ → \u20b9), hashed with SHA-256 — read back from the table.
+    stored = AuditEvent.objects.get(pk=second.pk)
+    when = stored.created_at
+    stamp = f"{when:%Y-%m-%dT%H:%M:%S}" + (f".{when.microsecond:06d}" if when.microsecond else "") + "+00:00"
+    canonical = (
+        '{"action":"test.two","actor_id":null,"actor_label":"","after":{"note":"\\u20b9 \\u00e9","x":1},'
+        f'"before":null,"created_at":"{stamp}","ip":null,"prev_hash":"{first.row_hash}",'
+        '"subject_id":"","subject_label":"","subject_type":"","user_agent":""}'
+    )
+    assert stored.row_hash == hashlib.sha256(canonical.encode("ascii")).hexdigest()
     out = StringIO()
     call_command("verify_audit", stdout=out)
     assert f"intact: {before + 2} events" in out.getvalue()

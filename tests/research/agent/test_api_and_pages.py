@@ -133,7 +133,12 @@ def test_trace_graph_highlights_the_chosen_turn(analyst: Any) -> None:
     assert f'href="?turn={first.pk}#graph"' in chosen
     # Only real node names reach the diagram source.
     assert mermaid(["planner", "x;click planner call alert(1)"]).endswith("\tclass planner visited\n")
-    assert mermaid() == mermaid([])
+    # No path, nothing highlighted; a path adds exactly the two lines written here by hand.
+    plain = mermaid([])
+    assert "visited" not in plain and "visited" not in mermaid() and plain.count("planner") >= 2
+    assert mermaid(["planner", "planner"]) == (
+        plain.rstrip() + "\n\tclassDef visited fill:#ffe08a,stroke:#b26b00,stroke-width:2px\n\tclass planner visited\n"
+    )
 
 
 def test_answer_markup_escapes_user_text(analyst: Any) -> None:
