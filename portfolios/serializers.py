@@ -29,6 +29,7 @@ class PortfolioSerializer(serializers.ModelSerializer):
             "description",
             "benchmark",
             "shared_with_team",
+            "risk_free_rate",
             "owner",
             "holdings",
             "created_at",
@@ -45,6 +46,11 @@ class PortfolioWriteSerializer(serializers.Serializer):
         required=False, default=False, help_text="Scale weights that do not add up to 1 (the response says so)"
     )
     holdings = serializers.ListField(child=HoldingSerializer(), allow_empty=False, max_length=1000)
+    risk_free_rate = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        help_text="A year, as a fraction like the weights (0.065 = 6.5 %); null = the currency's default",
+    )
 
 
 class PortfolioSavedSerializer(PortfolioSerializer):

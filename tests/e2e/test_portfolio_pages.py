@@ -27,14 +27,14 @@ def test_create_portfolio_see_charts_edit_weight(page: Any, live_server: Any, an
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "portfolio-charts.png"), full_page=True)
     before = page.inner_text("[data-testid=annual-return]")
-    assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "50.00 %"
+    assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "50.00%"
 
     page.click("text=Edit")
     page.fill("#id_holdings", "RELIANCE.NS 0.2\nINFY.NS 0.3\nHDFCBANK.NS 0.5")
     page.click("[data-testid=portfolio-form] button[type=submit]")
     page.wait_for_selector("text=Portfolio saved.")
     page.wait_for_selector("[data-testid=growth-chart][data-rendered=true] canvas")
-    assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "20.00 %"
+    assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "20.00%"
     assert page.inner_text("[data-testid=annual-return]") != before
 
     # A bad edit shows the message and keeps the saved weights.
@@ -43,7 +43,7 @@ def test_create_portfolio_see_charts_edit_weight(page: Any, live_server: Any, an
     page.click("[data-testid=portfolio-form] button[type=submit]")
     assert "add up to 1.4" in page.inner_text("[data-testid=error-holdings]")
     page.goto(page.url.replace("/edit/", "/"))
-    assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "20.00 %"
+    assert page.inner_text("tr[data-symbol='RELIANCE.NS'] [data-testid=weight]") == "20.00%"
 
 
 def test_ticker_page_range_selector_redraws_chart(page: Any, live_server: Any, analyst: Any) -> None:
@@ -57,4 +57,4 @@ def test_ticker_page_range_selector_redraws_chart(page: Any, live_server: Any, a
     page.wait_for_selector("[data-testid=price-chart][data-rendered=true] canvas")
     bars = int(page.inner_text("#price-chart p.muted").split()[3])
     assert 15 <= bars <= 25  # about a month of trading days
-    assert "2025-09-30" in page.inner_text("[data-testid=source]")
+    assert "30 Sep 2025" in page.inner_text("[data-testid=source]")

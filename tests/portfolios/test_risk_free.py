@@ -40,7 +40,7 @@ def test_a_portfolio_overrides_the_rate_and_sharpe_moves(client: Any, analyst: A
     assert custom.sharpe is not None and default.sharpe is not None and custom.sharpe < default.sharpe
     assert custom.total_return == default.total_return  # returns do not depend on rf
     page = _text(client.get(f"/portfolios/{portfolio.pk}/").content.decode())
-    assert "Risk-free rate for Sharpe and Sortino: 7.00 % a year (set on this portfolio)" in page
+    assert "Risk-free rate for Sharpe and Sortino: 7.00% a year (set on this portfolio)" in page
     portfolio_update(user=analyst, portfolio_id=portfolio.pk, risk_free_rate=None)  # back to the default
     assert portfolio_analysis(user=analyst, portfolio_id=portfolio.pk).risk_free_rate == 0.055
 
@@ -95,3 +95,25 @@ def test_the_chat_verifier_resolves_the_same_rate_on_its_own(analyst: Any) -> No
     assert verify([dict(claim)], lied) == "verified"
     portfolio_update(user=analyst, portfolio_id=portfolio.pk, risk_free_rate=0.02)
     assert verify([dict(claim)], outputs) == "failed"
+
+
+def test_the_api_sets_shows_and_clears_the_override_and_refuses_nonsense(client: Any, analyst: Any) -> None:
+    client.force_login(analyst)
+    body = {"name": "Core", "holdings": [{"ticker": "INFY.NS", "weight": 1}], "risk_free_rate": 0.065}
+    created = client.post("/api/v1/portfolios", body, content_type="application/json")
+    assert created.status_code == 201 and created.json()["risk_free_rate"] == 0.065
+    pid = created.json()["id"]
+    analysis = client.get(f"/api/v1/portfolios/{pid}/analysis").json()
+    assert (analysis["risk_free_rate"], analysis["risk_free_source"]) == (0.065, "set on this portfolio")
+    # A rename leaves the rate alone; a rate of 80 % a year is refused and the saved one kept.
+    renamed = client.patch(f"/api/v1/portfolios/{pid}", {"name": "Core 2"}, content_type="application/json")
+    assert renamed.json()["risk_free_rate"] == 0.065
+    refused = client.patch(f"/api/v1/portfolios/{pid}", {"risk_free_rate": 0.8}, content_type="application/json")
+    assert refused.status_code == 400 and "between −5 % and 50 %" in str(refused.json())
+    words = client.patch(f"/api/v1/portfolios/{pid}", {"risk_free_rate": "lots"}, content_type="application/json")
+    assert words.status_code == 400 and "risk_free_rate" in str(words.json())
+    assert client.get(f"/api/v1/portfolios/{pid}").json()["risk_free_rate"] == 0.065
+    cleared = client.patch(f"/api/v1/portfolios/{pid}", {"risk_free_rate": None}, content_type="application/json")
+    assert cleared.status_code == 200 and cleared.json()["risk_free_rate"] is None
+    analysis = client.get(f"/api/v1/portfolios/{pid}/analysis").json()
+    assert (analysis["risk_free_rate"], analysis["risk_free_source"]) == (0.055, "default for INR")

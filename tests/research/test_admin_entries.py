@@ -1,4 +1,5 @@
-"""Admin entries: documents (re-ingest, team reference set), conversations, briefs and runs (read-only)."""
+"""Admin entries: documents (re-ingest, team reference set), conversations, briefs and runs, and
+evaluation runs (read-only)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from research.services import UploadFile, document_ingest, document_upload
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("path", ["research/document", "research/conversation", "briefs/brief", "briefs/briefrun"])
+@pytest.mark.parametrize(
+    "path", ["research/document", "research/conversation", "briefs/brief", "briefs/briefrun", "evaluation/evalrun"]
+)
 def test_admin_lists_open_for_admins_only(client: Any, admin_user: Any, analyst: Any, path: str) -> None:
     client.force_login(admin_user)
     assert client.get(f"/admin/{path}/").status_code == 200
@@ -29,6 +32,23 @@ def test_conversations_briefs_and_runs_are_read_only(client: Any, admin_user: An
     assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
     assert client.get("/admin/research/conversation/add/").status_code == 403
     assert client.get("/admin/briefs/brief/add/").status_code == 403
+
+
+def test_evaluation_runs_are_listed_read_only_with_their_cases(client: Any, admin_user: Any) -> None:
+    from evaluation.models import EvalCaseResult, EvalRun
+
+    run = EvalRun.objects.create(suite="adversarial", status="done", total=2, done=2, passed=1, gate_ok=False)
+    EvalCaseResult.objects.create(run=run, seq=1, case_id="indirect-web-exfil", variant="gullible", outcome="fail")
+    client.force_login(admin_user)
+    listing = client.get("/admin/evaluation/evalrun/").content.decode()
+    assert f"Evaluation #{run.pk} (adversarial, deterministic)" in listing and "1 of 2" in listing
+    page = client.get(f"/admin/evaluation/evalrun/{run.pk}/change/")
+    body = page.content.decode()
+    assert page.status_code == 200 and 'name="_save"' not in body
+    assert "indirect-web-exfil" in body and f'href="/evaluation/runs/{run.pk}/"' in body
+    assert client.get("/admin/evaluation/evalrun/add/").status_code == 403
+    assert client.post(f"/admin/evaluation/evalrun/{run.pk}/delete/").status_code == 403
+    assert EvalRun.objects.filter(pk=run.pk).exists()
 
 
 def test_reingest_action_queues_and_audits(
