@@ -504,6 +504,9 @@ RESEARCH_DEMO_CORPUS_DIR = BASE_DIR / "data" / "rbi"
 # Chunk embeddings keyed by model + exact texts (research/retrieval/embed_cache.py): re-ingesting the
 # same documents (the demo corpus in every fresh test database) skips the model. Empty = off.
 RESEARCH_EMBED_CACHE_DIR = env.str("RESEARCH_EMBED_CACHE_DIR", default=str(VAR_DIR / "cache" / "embeddings"))
+# Read-only vectors of the shipped demo corpus, in the repository (``manage.py research_embed_seed``
+# writes them): a clean machine — CI included — loads the corpus without minutes of model time.
+RESEARCH_EMBED_SEED_DIR = env.str("RESEARCH_EMBED_SEED_DIR", default=str(RESEARCH_DEMO_CORPUS_DIR / "embeddings"))
 
 # --- briefs (morning brief pipeline) ----------------------------------------------------------
 # Feed URL templates per ticker: {symbol} (RELIANCE.NS), {base} (RELIANCE), {query} (URL-quoted search).

@@ -4,9 +4,12 @@ Why: embedding is nearly all of ingestion's time (≈ 25 chunks/s on 2 cores), a
 documents are ingested again and again — the demo corpus by every fresh test database, benchmark
 and evaluation run. A document whose chunk texts were embedded before by the same model gets its
 vectors back from ``RESEARCH_EMBED_CACHE_DIR`` (one ``.npy`` per distinct list of texts) instead of
-minutes of model time. The key is a SHA-256 over the model's name and dimension and every text, so
-a change of chunking or model is a new key, never a stale hit. Writes go to a temporary name and
-are renamed, so concurrent processes never read half a file. Empty setting: no cache.
+minutes of model time. The shipped demo corpus's vectors also sit in the repository
+(``RESEARCH_EMBED_SEED_DIR``, read-only, written by ``manage.py research_embed_seed``), looked up
+after the cache, so a clean machine skips the model for it too. The key is a SHA-256 over the
+model's name and dimension and every text, so a change of chunking or model is a new key, never a
+stale hit. Writes go to a temporary name and are renamed, so concurrent processes never read half
+a file. Empty setting: no cache.
 """
 
 from __future__ import annotations
@@ -40,19 +43,26 @@ def _cache_dir() -> Path | None:
     return Path(configured) if configured else None
 
 
+def _seed_dir() -> Path | None:
+    configured = getattr(settings, "RESEARCH_EMBED_SEED_DIR", "")
+    return Path(configured) if configured else None
+
+
 def cached_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray | None:
-    """The cached vectors of exactly these texts, or ``None``."""
-    root = _cache_dir()
-    if root is None or not texts:
+    """The cached (else shipped) vectors of exactly these texts, or ``None``."""
+    if not texts:
         return None
-    path = root / f"{cache_key(embedder, texts)}.npy"
-    try:
-        vectors = np.load(path)
-    except (OSError, ValueError):
-        return None
-    if vectors.shape != (len(texts), embedder.dim):
-        return None
-    return np.asarray(vectors, dtype=np.float32)
+    name = f"{cache_key(embedder, texts)}.npy"
+    for root in (_cache_dir(), _seed_dir()):
+        if root is None:
+            continue
+        try:
+            vectors = np.load(root / name)
+        except (OSError, ValueError):
+            continue
+        if vectors.shape == (len(texts), embedder.dim):
+            return np.asarray(vectors, dtype=np.float32)
+    return None
 
 
 def store_vectors(embedder: Embedder, texts: Sequence[str], vectors: np.ndarray) -> None:

@@ -1,0 +1,51 @@
+"""Write the shipped demo corpus's chunk vectors into the repository (``RESEARCH_EMBED_SEED_DIR``).
+
+Run after a change of chunking or embedding model (``tests/research/test_embed_seed.py`` fails until
+then): every manifest entry is parsed and chunked as ingestion does, its vectors taken from the
+embedding cache or the model, and saved under the same content key the cache uses. Files no entry
+needs any more are removed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from research.ingest.pipeline import parse_and_chunk
+from research.management.commands.load_research_corpus import manifest_entries
+from research.models import Document
+from research.retrieval.embed_cache import cache_key, embed_texts
+from research.retrieval.embeddings import get_embedder
+
+
+def corpus_texts(root: Path) -> dict[str, list[str]]:
+    """Each manifest entry's chunk texts, by file — exactly what ingestion embeds."""
+    out = {}
+    for entry in manifest_entries(root):
+        _pages, drafts = parse_and_chunk(Document.Kind.PAGES, (root / entry["pages"]).read_bytes())
+        out[entry["file"]] = [d.text for d in drafts]
+    return out
+
+
+class Command(BaseCommand):
+    help = "Write the demo corpus's chunk vectors into the repository (the read-only embedding seed)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        root, seed = Path(settings.RESEARCH_DEMO_CORPUS_DIR), Path(settings.RESEARCH_EMBED_SEED_DIR)
+        seed.mkdir(parents=True, exist_ok=True)
+        embedder = get_embedder()
+        wanted = set()
+        for name, texts in corpus_texts(root).items():
+            key = cache_key(embedder, texts)
+            wanted.add(f"{key}.npy")
+            vectors, cached = embed_texts(embedder, texts, step=settings.RESEARCH_EMBED_PROGRESS_STEP)
+            np.save(seed / f"{key}.npy", np.asarray(vectors, dtype=np.float32))
+            self.stdout.write(f"{name}: {len(texts)} passages{' (cached)' if cached else ''}")
+        for stale in seed.glob("*.npy"):
+            if stale.name not in wanted:
+                stale.unlink()
+        self.stdout.write(self.style.SUCCESS(f"{len(wanted)} files in {seed}"))
