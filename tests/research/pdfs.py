@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pypdf
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
 FILINGS = Path(__file__).resolve().parents[2] / "data" / "filings"
 EBAY_8K = FILINGS / "EBAY_2023Q1_8K.pdf"  # 3 pages, empty user password, no printed page numbers
@@ -45,7 +45,7 @@ def text_pdf(pages: list[list[str]], page_labels: Sequence[tuple[int, int, dict[
     for lines in pages:
         page = writer.add_blank_page(width=612, height=792)
         body = ["BT /F1 11 Tf 14 TL 72 740 Td", *(f"({_escape(line)}) Tj T*" for line in lines), "ET"]
-        stream = DecodedStreamObject()
+        stream = ContentStream(None, None)
         stream.set_data("\n".join(body).encode("latin-1"))
         page[NameObject("/Resources")] = DictionaryObject(
             {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}

@@ -105,7 +105,7 @@ def test_the_pdfs_own_page_labels_win() -> None:
     # numbers (5, 6) would say otherwise, and the labels are the PDF's word.
     data = text_pdf(
         [["Contents", "ii"], ["Foreword by the chair.", "iii"], ["Results of the year.", "5"], ["Outlook.", "6"]],
-        page_labels=[(0, 1, {"style": "/r", "start": 2}), (2, 3, {"style": "/D", "start": 1})],
+        page_labels=[(0, 1, {"style": "/r", "start": 2}), (2, 3, {"style": "/D", "start": 1})],  # roman, decimal
     )
     pages = parse_pdf(data)
     assert [(p.number, p.label) for p in pages] == [(1, "ii"), (2, "iii"), (3, "1"), (4, "2")]
@@ -118,10 +118,11 @@ def test_page_labels_added_to_a_real_filing() -> None:
     import io
 
     import pypdf
+    from pypdf.constants import PageLabelStyle
 
     writer = pypdf.PdfWriter(clone_from=io.BytesIO(EBAY_8K.read_bytes()))
-    writer.set_page_label(0, 0, style="/r")
-    writer.set_page_label(1, 2, style="/D", prefix="A-", start=1)
+    writer.set_page_label(0, 0, style=PageLabelStyle.LOWERCASE_ROMAN)
+    writer.set_page_label(1, 2, style=PageLabelStyle.DECIMAL, prefix="A-", start=1)
     out = io.BytesIO()
     writer.write(out)
     assert [(p.number, p.label) for p in parse_pdf(out.getvalue())] == [(1, "i"), (2, "A-1"), (3, "A-2")]
