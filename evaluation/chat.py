@@ -155,6 +155,8 @@ def chunks_for(snapshots: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
             "text": c.text,
             "title": c.document.title,
             "page": c.page_label,
+            "page_number": c.page_number,
+            "kind": c.document.kind,
             "stem": c.document.filename.split(".")[0],  # "x.pages.json.xz" and "x.pdf" are both "x"
         }
         for c in rows

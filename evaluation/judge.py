@@ -244,7 +244,10 @@ def citation_resolves(citation: dict[str, Any], chunks: dict[int, dict[str, Any]
     quote = squash(citation.get("quote", "")).strip(" .…")
     if quote and quote not in squash(chunk["text"]):
         return False
-    return str(citation.get("citation", "")) == f"{chunk['title']}, p. {chunk['page']}"
+    page = f"p. {chunk['page']}"
+    if chunk.get("kind") == "pdf" and str(chunk["page"]) != str(chunk.get("page_number", chunk["page"])):
+        page += f" (PDF p. {chunk['page_number']})"  # a printed label that is not the physical page
+    return str(citation.get("citation", "")) == f"{chunk['title']}, {page}"
 
 
 def shown_figures(answer: str, question: str) -> tuple[list[str], list[str]]:

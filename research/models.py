@@ -109,12 +109,22 @@ class Document(models.Model):
         return self.owner_id == getattr(user, "pk", None) and not self.is_reference
 
 
+def page_reference(label: str, number: int, kind: str) -> str:
+    """ "p. 47", or "p. 47 (PDF p. 49)" for a PDF page whose label differs from its place in the file.
+    Only a PDF's physical pages mean anything outside AlphaDesk (a text file's pages are its form
+    feeds), so other kinds show the label alone."""
+    if kind == Document.Kind.PDF and label != str(number):
+        return f"p. {label} (PDF p. {number})"
+    return f"p. {label}"
+
+
 class Chunk(models.Model):
     """A passage small enough for the embedding model to read whole, with its provenance."""
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
     ordinal = models.PositiveIntegerField()
     page_number = models.PositiveIntegerField(help_text="1-based page in the file (PDF page or text page)")
+    # How the label is chosen: research/ingest/page_labels.py (the PDF's own, or a trusted printed number).
     page_label = models.CharField(max_length=20, help_text="printed page number when found, else the page number")
     section = models.CharField(max_length=120, blank=True, help_text="numbered paragraph/section or heading")
     text = models.TextField()
@@ -140,7 +150,10 @@ class Chunk(models.Model):
 
     @property
     def citation(self) -> str:
-        return f"{self.document.title}, p. {self.page_label}"
+        """ "Title, p. 47" — or "Title, p. 47 (PDF p. 49)" when a PDF's page label is not its physical
+        page, so a reader who types the page into a PDF viewer lands on it. The one place a citation
+        is formatted; the link beside it opens the physical page (``page_number``)."""
+        return f"{self.document.title}, {page_reference(self.page_label, self.page_number, self.document.kind)}"
 
 
 class CorpusState(models.Model):

@@ -291,7 +291,7 @@ def document_ingest(*, document_id: int) -> Document:
     try:
         with document.file.open("rb") as handle:
             data = handle.read()
-        pages, drafts = parse_and_chunk(document.kind, data, progress=report)
+        pages, drafts = parse_and_chunk(document.kind, data, progress=report, name=document.filename)
     except ParseError as exc:
         _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=str(exc)[:2000])
         document.refresh_from_db()

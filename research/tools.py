@@ -43,11 +43,11 @@ class PassageOut(BaseModel):
     period_start: str | None = Field(None, description="First day of the period the document covers")
     period_end: str | None = Field(None, description="Last day of the period the document covers")
     uploaded_by_you: bool = Field(False, description="The document is one of your own uploads")
-    page: str = Field(description="Printed page number (else the file's page number)")
+    page: str = Field(description="Page label: the PDF's own, or a printed page number, else the page in the file")
     page_number: int = Field(description="Page in the file")
     section: str = Field(description="Numbered paragraph or section, when the document numbers them")
     text: str
-    citation: str = Field(description='"Title, p. N" — cite exactly this')
+    citation: str = Field(description='"Title, p. N" or "Title, p. N (PDF p. M)" — cite exactly this')
     score: float = Field(description="Reciprocal-rank-fusion score")
     retrievers: dict[str, RetrieverHit]
     url: str = Field(description="Opens the document viewer at this passage")

@@ -1,9 +1,10 @@
 """From uploaded bytes to pages of clean paragraphs with provenance.
 
-Every format becomes ``list[Page]``; a page has its 1-based number in the file, its printed
-page number when one is found (a bare number on the first or last line), and paragraphs tagged
-with the section they belong to (a numbered paragraph such as "10." or "II.6.3", or a heading).
-Lines repeated on most pages (running headers/footers) are removed before chunking.
+Every format becomes ``list[Page]``; a page has its 1-based number in the file (the physical page),
+its label — the PDF's own page label, else a printed page number that is part of a consistent
+sequence, else the physical page (research/ingest/page_labels.py) — and paragraphs tagged with the
+section they belong to (a numbered paragraph such as "10." or "II.6.3", or a heading). Lines
+repeated on most pages (running headers/footers) are removed before chunking.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
+from research.ingest.page_labels import assign_labels
 from research.models import Document
 
 
@@ -77,8 +79,6 @@ def sniff(filename: str, data: bytes) -> Document.Kind:
 # --- line cleaning ----------------------------------------------------------------------------
 # The RBI letterhead's Hindi extracts as garbled glyphs (see data/rbi/SOURCES.md): drop such lines.
 _GARBLED = re.compile(r"[\u0900-\u097f\ufffd\ue000-\uf8ff]")
-# A bare page number, "Page 12", "- 12 -", or a lower-case roman numeral of front matter.
-_PAGE_NUMBER = re.compile(r"^\s*(?:[Pp]age\s+)?[-–]?\s*(\d{1,4}|[ivxl]{1,7})\s*[-–]?\s*$")
 _SECTION = re.compile(r"^\s*(?:([IVX]{1,6}(?:\.\d{1,3}){1,3})\.?|(\d{1,3})\.)\s+(?=\S)")
 _SPACES = re.compile(r"[ \t\u00a0]+")
 # Text extraction sometimes fuses a numbered paragraph onto the previous sentence
@@ -95,17 +95,12 @@ def _shape(line: str) -> str:
 
 
 def strip_repeated_lines(pages: list[Page]) -> None:
-    """Take the printed page number from each page's edge lines, then drop the edge lines that
-    repeat (digits ignored) on at least half of the pages: running headers and footers."""
+    """Label each page and take its printed page number out of the text (page_labels.py), then drop
+    the edge lines that repeat (digits ignored) on at least half of the pages: running headers and
+    footers."""
     for page in pages:
-        lines = [line for line in page.lines if line]
-        for index in (0, -1):
-            if lines and not page.label:
-                match = _PAGE_NUMBER.match(lines[index])
-                if match:
-                    page.label = match.group(1)
-                    lines.pop(index)
-        page.lines = lines
+        page.lines = [line for line in page.lines if line]
+    assign_labels(pages)
     if len(pages) >= 3:
         edges: Counter[str] = Counter()
         for page in pages:
@@ -116,8 +111,6 @@ def strip_repeated_lines(pages: list[Page]) -> None:
             page.lines = [
                 line for i, line in enumerate(page.lines) if not ((i < 2 or i >= n - 2) and _shape(line) in repeated)
             ]
-    for page in pages:
-        page.label = page.label or str(page.number)
 
 
 def paragraphs_from_lines(lines: list[str], section: str = "") -> tuple[list[Paragraph], str]:
@@ -199,21 +192,41 @@ def _pdf_page_lines(pdf: Any, index: int) -> list[str]:
     return lines
 
 
-def parse_pdf(data: bytes) -> list[Page]:
+def _open_pdf(data: bytes, name: str = "") -> Any:
+    """The PDF opened by PDFium, or :class:`ParseError` naming ``name``. PDFium tries the empty user
+    password itself, so a PDF encrypted only to restrict printing or copying (as many SEC filings
+    are) opens like any other — as it does in every reader; one that needs a password is refused."""
+    import pypdfium2 as pdfium
+
+    where = f"{name}: " if name else ""
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise ParseError(
+                f"{where}the PDF is encrypted and needs a password to open; upload a version without a password."
+            ) from exc
+        raise ParseError(f"{where}the PDF is damaged and cannot be read.") from exc
+
+
+def _pdf_labels(pdf: Any) -> list[str]:
+    """The PDF's own page labels (/PageLabels), one per page; empty strings when it has none."""
+    labels = [pdf.get_page_label(i) or "" for i in range(len(pdf))]
+    return labels if any(labels) else [""] * len(pdf)
+
+
+def parse_pdf(data: bytes, *, name: str = "") -> list[Page]:
     # PDFium (C++, via pypdfium2) reads text ~10x faster than pure-Python pypdf, which kept
     # ingestion waiting on parsing rather than on the embedding model.
     import pypdfium2 as pdfium
 
+    pdf = _open_pdf(data, name)
     try:
-        pdf = pdfium.PdfDocument(data)
+        labels = _pdf_labels(pdf)
+        pages = [Page(number=i + 1, label=labels[i], lines=_pdf_page_lines(pdf, i)) for i in range(len(pdf))]
     except pdfium.PdfiumError as exc:
-        if "password" in str(exc).lower():
-            raise ParseError("the PDF is encrypted; upload a version without a password.") from exc
-        raise ParseError(f"the PDF is damaged and cannot be read ({exc}).") from exc
-    try:
-        pages = [Page(number=i + 1, lines=_pdf_page_lines(pdf, i)) for i in range(len(pdf))]
-    except pdfium.PdfiumError as exc:
-        raise ParseError(f"the PDF is damaged and cannot be read ({exc}).") from exc
+        where = f"{name}: " if name else ""
+        raise ParseError(f"{where}the PDF is damaged and cannot be read ({exc}).") from exc
     finally:
         pdf.close()
     return _finish(pages)
@@ -284,32 +297,25 @@ def parse_html(data: bytes) -> list[Page]:
     return _finish([Page(number=1, lines=parser.lines)], strip=False)
 
 
-def parse(kind: str, data: bytes) -> list[Page]:
+def parse(kind: str, data: bytes, *, name: str = "") -> list[Page]:
+    """The pages of a file of ``kind``; ``name`` (the file's name) is named in a PDF's errors."""
     if kind == Document.Kind.PAGES:
         from research.ingest.pages import parse_pages
 
         return parse_pages(data)
     if kind == Document.Kind.PDF:
-        return parse_pdf(data)
+        return parse_pdf(data, name=name)
     if kind == Document.Kind.HTML:
         return parse_html(data)
     return parse_text(data, markdown=kind == Document.Kind.MARKDOWN)
 
 
 def check_pdf_opens(name: str, data: bytes) -> None:
-    """Catch encrypted and damaged PDFs at the door, so the uploader sees why at once."""
-    import io
-
-    import pypdf
-    from pypdf.errors import PdfReadError
-
+    """Catch PDFs that need a password, are damaged or have no pages at the door, so the uploader
+    sees why at once — judged by the very library that will read them (PDFium)."""
+    pdf = _open_pdf(data, name)
     try:
-        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            raise ParseError(f"{name}: the PDF is encrypted; upload a version without a password.")
-        if len(reader.pages) == 0:
+        if len(pdf) == 0:
             raise ParseError(f"{name}: the PDF has no pages.")
-    except ParseError:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
-        raise ParseError(f"{name}: the PDF is damaged and cannot be read.") from exc
+    finally:
+        pdf.close()

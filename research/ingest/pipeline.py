@@ -27,10 +27,13 @@ Progress = Callable[[float, str], None]
 _DONE = object()
 
 
-def parse_and_chunk(kind: str, data: bytes, *, progress: Progress | None = None) -> tuple[list[Page], list[ChunkDraft]]:
+def parse_and_chunk(
+    kind: str, data: bytes, *, progress: Progress | None = None, name: str = ""
+) -> tuple[list[Page], list[ChunkDraft]]:
+    """The pages and passages of one file; ``name`` (the file's name) is named in its errors."""
     report = progress or (lambda fraction, message: None)
     embedder = get_embedder()
-    pages = parse(kind, data)
+    pages = parse(kind, data, name=name)
     report(0.1, f"Parsed {len(pages)} pages")
     max_tokens = min(settings.RESEARCH_CHUNK_TOKENS, embedder.max_tokens - 2)  # [CLS] and [SEP]
     drafts = chunk_pages(

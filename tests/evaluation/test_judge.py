@@ -73,6 +73,18 @@ def test_citation_resolves_only_to_its_stored_passage_title_and_page() -> None:
     assert not judge.citation_resolves({**good, "chunk_id": 99}, CHUNKS)
 
 
+def test_a_pdf_citation_names_the_pdf_page_when_the_printed_page_differs() -> None:
+    chunk = {"text": "Total net sales 81,797", "title": "Apple 10-Q", "page": "1", "page_number": 4, "kind": "pdf"}
+    chunks = {8: chunk}
+    cited = {"chunk_id": 8, "citation": "Apple 10-Q, p. 1 (PDF p. 4)", "quote": "Total net sales 81,797"}
+    assert judge.citation_resolves(cited, chunks)
+    assert not judge.citation_resolves({**cited, "citation": "Apple 10-Q, p. 1"}, chunks)
+    assert not judge.citation_resolves({**cited, "citation": "Apple 10-Q, p. 4"}, chunks)
+    # A text file's pages are its form feeds: the label alone.
+    text = {9: {**chunks[8], "kind": "text"}}
+    assert judge.citation_resolves({**cited, "chunk_id": 9, "citation": "Apple 10-Q, p. 1"}, text)
+
+
 def test_trace_figures_counts_quotes_tool_claims_and_refuses_the_rest() -> None:
     steps = [{"node": "market_data", "outputs": {"calls": [{"last_close": 1441.8}]}}]
     claims = [
