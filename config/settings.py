@@ -558,6 +558,11 @@ LLM_PRICES: dict[str, tuple[float, float]] = {
     "default": (3.0, 15.0),
 }
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
+# A 429, 5xx or timeout is retried (core/llm/retry.py): at most this many calls, waits doubling from
+# the base (with jitter) up to the cap. Worst case for one call: attempts × timeout + the waits.
+LLM_MAX_ATTEMPTS = env.int("LLM_MAX_ATTEMPTS", default=3)
+LLM_RETRY_BASE_SECONDS = env.float("LLM_RETRY_BASE_SECONDS", default=0.5)
+LLM_RETRY_MAX_SECONDS = env.float("LLM_RETRY_MAX_SECONDS", default=4.0)
 # Agent guardrails (per turn).
 AGENT_MAX_TOOL_DEPTH = env.int("AGENT_MAX_TOOL_DEPTH", default=5)
 AGENT_TOKEN_BUDGET = env.int("AGENT_TOKEN_BUDGET", default=4000)

@@ -11,5 +11,8 @@ os.environ.setdefault("ALPHADESK_VAR_DIR", str(ROOT / "var" / "test"))
 os.environ.setdefault("DB_CONN_MAX_AGE", "0")
 # Playwright's sync API runs an event loop in the test thread; Django's ORM is safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# A scripted model failure is seen once, as scripted: only tests/core/test_llm_retry.py (which sets
+# its own) exercises retries, so no other test waits for backoffs or miscounts the fake's requests.
+os.environ.setdefault("LLM_MAX_ATTEMPTS", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

@@ -28,6 +28,7 @@ class LLMError(Exception):
         super().__init__(message)
         self.code: ErrorCode = code
         self.status = status
+        self.attempts = 1  # calls made before giving up (set by core.llm.retry)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class LLMResponse:
     cost_usd: float = 0.0
     model: str = ""
     latency_ms: float = 0.0
+    attempts: int = 1  # calls it took (core.llm.retry): the ones before it failed and were retried
 
 
 @runtime_checkable
@@ -160,17 +162,28 @@ def complete_checked(
 
 
 def get_llm(role: Role) -> LLMProvider | None:
-    """The provider for ``role`` in the configured mode, or ``None`` for the deterministic engine."""
+    """The provider for ``role`` in the configured mode, with bounded retries (core/llm/retry.py),
+    or ``None`` for the deterministic engine."""
+    from core.llm.retry import RetryingProvider
+
     mode = llm_mode()
+    provider: LLMProvider
     if mode == "anthropic":
         from core.llm.anthropic_provider import AnthropicProvider
 
-        return AnthropicProvider(model=model_for(role, mode))
-    if mode == "gemini":
+        provider = AnthropicProvider(model=model_for(role, mode))
+    elif mode == "gemini":
         from core.llm.gemini_provider import GeminiProvider
 
-        return GeminiProvider(model=model_for(role, mode))
-    return None
+        provider = GeminiProvider(model=model_for(role, mode))
+    else:
+        return None
+    return RetryingProvider(
+        provider,
+        attempts=settings.LLM_MAX_ATTEMPTS,
+        base_seconds=settings.LLM_RETRY_BASE_SECONDS,
+        max_seconds=settings.LLM_RETRY_MAX_SECONDS,
+    )
 
 
 __all__ = [
