@@ -79,6 +79,25 @@ def _enqueue_execute(run_id: int) -> None:
     enqueue(RUN_EXECUTE_TASK, run_id)
 
 
+def brief_runs_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
+    """Send again the runs a lost message or a dead worker left behind (a beat task, every
+    ``BRIEF_SWEEP_SECONDS``): queued for longer than ``BRIEF_RUN_REQUEUE_AFTER_SECONDS``, or running
+    with no step for ``BRIEF_RUN_RECOVER_AFTER_SECONDS`` — its worker died, and the broker would only
+    redeliver the unacknowledged message after its visibility timeout (an hour). Safe to repeat: the
+    runner claims a run atomically, so a duplicate message does nothing."""
+    now = now or timezone.now()
+    queued_before = now - dt.timedelta(seconds=settings.BRIEF_RUN_REQUEUE_AFTER_SECONDS)
+    silent_since = now - dt.timedelta(seconds=settings.BRIEF_RUN_RECOVER_AFTER_SECONDS)
+    lost = BriefRun.objects.filter(status=BriefRun.Status.QUEUED, created_at__lt=queued_before)
+    stuck = BriefRun.objects.filter(status=BriefRun.Status.RUNNING, started_at__lt=silent_since).exclude(
+        steps__created_at__gte=silent_since
+    )
+    lost_ids, stuck_ids = list(lost.values_list("pk", flat=True)), list(stuck.values_list("pk", flat=True))
+    for run_id in [*lost_ids, *stuck_ids]:
+        _enqueue_execute(run_id)
+    return {"requeued": len(lost_ids), "resumed": len(stuck_ids)}
+
+
 # --- review ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _GateBrief:

@@ -31,3 +31,9 @@ def brief_run_scheduled(watchlist_id: int) -> str:
         logger.info("scheduled brief skipped for watchlist %s: %s", watchlist_id, exc)
         return "already_active"
     return f"run {run.pk}"
+
+
+@shared_task(name="briefs.tasks.brief_runs_sweep")
+def brief_runs_sweep() -> dict[str, int]:
+    """Re-send runs a lost message or a dead worker left queued or silent (beat, every minute)."""
+    return services.brief_runs_sweep()

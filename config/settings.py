@@ -595,4 +595,12 @@ CELERY_BEAT_SCHEDULE["research-chat-sweep"] = {
     "task": "research.chat_turns_sweep",
     "schedule": float(CHAT_SWEEP_SECONDS),
 }
+# Brief runs likewise: a queued run whose message was lost, or a running one whose worker died (no
+# step for BRIEF_RUN_RECOVER_AFTER_SECONDS: it resumes from its last checkpoint).
+BRIEF_SWEEP_SECONDS = env.int("BRIEF_SWEEP_SECONDS", default=60)
+BRIEF_RUN_REQUEUE_AFTER_SECONDS = env.int("BRIEF_RUN_REQUEUE_AFTER_SECONDS", default=120)
+CELERY_BEAT_SCHEDULE["briefs-run-sweep"] = {
+    "task": "briefs.tasks.brief_runs_sweep",
+    "schedule": float(BRIEF_SWEEP_SECONDS),
+}
 # --- end hardening: faults --------------------------------------------------------------------

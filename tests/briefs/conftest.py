@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -52,6 +53,7 @@ class FeedServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", RSS_PORT), _Handler)
         self.overrides: dict[str, bytes | int] = {}  # symbol → body, or an HTTP status to fail with
         self.requests: list[str] = []
+        self.delay = 0.0  # seconds before answering (a worker can be killed while it waits)
         self.default = (RSS_DIR / "thehindu_business_economy_rss_2025-04-03.xml").read_bytes()
 
 
@@ -64,6 +66,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = unquote(urlsplit(self.path).path)
         self.server.requests.append(path)
+        if self.server.delay:
+            time.sleep(self.server.delay)
         symbol = path.rsplit("/", 1)[-1].removesuffix(".xml")
         feed = path.split("/")[1]
         body = self.server.overrides.get(f"{feed}:{symbol}", self.server.overrides.get(symbol, self.server.default))
@@ -93,8 +97,10 @@ def feeds(settings: Any) -> Iterator[FeedServer]:
     settings.BRIEF_NEWS_SOURCE = "feeds"
     _feed_server.overrides.clear()
     _feed_server.requests.clear()
+    _feed_server.delay = 0.0
     yield _feed_server
     _feed_server.overrides.clear()
+    _feed_server.delay = 0.0
 
 
 class Inbox:

@@ -100,3 +100,31 @@ def test_with_exit_durability_a_crashed_run_starts_again_from_the_beginning(
     assert BriefStep.objects.filter(run=run).exclude(tool="").count() == 2 * first  # the tool calls again
     event = AuditEvent.objects.get(action="brief_run.recovered")
     assert event.after == {"from": "the beginning (no checkpoint)"}
+
+
+def test_the_sweep_sends_again_only_lost_and_silent_runs(analyst: Any, settings: Any) -> None:
+    from unittest import mock
+
+    from briefs.models import BriefRun, BriefStep
+    from briefs.services import RUN_EXECUTE_TASK, brief_runs_sweep
+    from portfolios.services import watchlist_create
+
+    settings.BRIEF_RUN_REQUEUE_AFTER_SECONDS, settings.BRIEF_RUN_RECOVER_AFTER_SECONDS = 120, 120
+    now, old = timezone.now(), timezone.now() - dt.timedelta(minutes=5)
+
+    def run(name: str, status: str, *, created: dt.datetime = now, started: dt.datetime | None = None) -> int:
+        watchlist = watchlist_create(user=analyst, name=name, tickers=["INFY.NS"])
+        made = BriefRun.objects.create(watchlist=watchlist, tickers=["INFY.NS"], status=status, started_at=started)
+        BriefRun.objects.filter(pk=made.pk).update(created_at=created)
+        return made.pk
+
+    lost = run("Lost message", "queued", created=old)
+    run("Just queued", "queued")
+    silent = run("Dead worker", "running", created=old, started=old)
+    alive = run("Working", "running", created=old, started=old)
+    BriefStep.objects.create(run_id=alive, node="data_agent")  # a step a moment ago: alive
+    run("At the gate", "awaiting_review", created=old, started=old)
+    sent: list[tuple[Any, ...]] = []
+    with mock.patch("briefs.services.enqueue", lambda *message: sent.append(message)):
+        assert brief_runs_sweep(now=now) == {"requeued": 1, "resumed": 1}
+    assert sorted(sent) == sorted([(RUN_EXECUTE_TASK, lost), (RUN_EXECUTE_TASK, silent)])

@@ -8,10 +8,8 @@ once, and nothing is lost (the question, the conversation, one final status, at 
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -22,59 +20,17 @@ from django.conf import settings
 from research.chat.models import Turn
 from research.chat.services import chat_message_post, chat_turns_sweep
 from research.tasks import chat_turn_run
-from tests.conftest import ARTIFACTS, ROOT, test_database_url
+from tests.hardening.workers import start_worker, stop_workers, wait_for
 from tests.research.fake_llm import FakeLLMServer, fake_llm_server
 
 QUEUE = "adk-kill-test"
-_LOGS: list[Any] = []
 QUESTION = "Give me your view on emerging market sentiment this quarter"  # no fast-path rule: the model plans
 
 
 def _worker(fake: FakeLLMServer, name: str, queues: str) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_database_url(),
-        "REDIS_URL": settings.REDIS_URL,
-        "PYTHONWARNINGS": "ignore",
-        "ANTHROPIC_API_KEY": "test-key",
-        "ANTHROPIC_BASE_URL": fake.url,
-        "LLM_TIMEOUT_SECONDS": "60",
-    }
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / f"celery-{name}.log").open("w")
-    _LOGS.append(log)  # closed by _stop
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "--loglevel",
-            "INFO",
-            "--hostname",
-            f"{name}-{os.getpid()}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "-Q",
-            queues,
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    return start_worker(
+        name, queues, ANTHROPIC_API_KEY="test-key", ANTHROPIC_BASE_URL=fake.url, LLM_TIMEOUT_SECONDS="60"
     )
-
-
-def _wait(condition: Any, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -98,7 +54,7 @@ def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
         turn = chat_message_post(user=analyst, question=QUESTION)
         monkeypatch.undo()
         chat_turn_run.apply_async((turn.pk,), queue=QUEUE)
-        _wait(lambda: fake.requests, 60, "the planner's model call")
+        wait_for(lambda: fake.requests, 60, "the planner's model call")
         assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RUNNING
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=10)
@@ -112,7 +68,7 @@ def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
             patch.setattr(settings, "CHAT_RUNNING_STALE_SECONDS", 0)
             patch.setattr(settings, "CHAT_REQUEUE_AFTER_SECONDS", 0)
             assert chat_turns_sweep() == {"requeued": 1, "reset_from_running": 1}
-        _wait(lambda: not Turn.objects.get(pk=turn.pk).is_active, 120, "the turn to finish")
+        wait_for(lambda: not Turn.objects.get(pk=turn.pk).is_active, 120, "the turn to finish")
         final = Turn.objects.get(pk=turn.pk)
         assert final.status in {Turn.Status.DONE, Turn.Status.ESCALATED}, (final.status, final.error)
         assert final.question == QUESTION and Turn.objects.filter(conversation=final.conversation).count() == 1
@@ -121,21 +77,4 @@ def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
         assert ReviewTask.objects.filter(thread_id__startswith=final.conversation.thread_id).count() <= 1
         assert chat_turns_sweep() == {"requeued": 0, "reset_from_running": 0}
     finally:
-        _stop(first, second)
-
-
-def _stop(*procs: subprocess.Popen[bytes] | None) -> None:
-    try:
-        for proc in procs:
-            if proc is None:
-                continue
-            if proc.poll() is None:
-                proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-    finally:
-        while _LOGS:
-            _LOGS.pop().close()
+        stop_workers(first, second)
