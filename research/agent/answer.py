@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from core import formatting
 from research.agent.compose_docs import compose_documents
 from research.agent.compose_market import compose_market_data, compose_portfolio
 from research.agent.composer import Composer, bracket_safe
@@ -35,7 +36,7 @@ def _compose_calculator(c: Composer, key: str, out: dict[str, Any]) -> None:
         expression=out["evaluated"],
         value=out["result"],
         label="calculated",
-        display=fmt(out["result"]) + (" %" if pct else ""),
+        display=formatting.percent(out["result"], signed=True) if pct else fmt(out["result"]),
     )
     c.parts.append(f"Result: {ref} [Calculated: {out['expression']}]")
     operands = out.get("operands") or []

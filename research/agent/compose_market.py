@@ -48,9 +48,9 @@ def _metrics_line(call: _MarketCall) -> str:
     return (
         f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
         f"{o.get('currency')} on {o.get('last_date')}; 30-day return "
-        f"{fig('return_30d_pct', '30-day return', suffix=' %')}; annualised volatility "
-        f"{fig('volatility_annualised_pct', 'volatility', suffix=' %')}; max drawdown "
-        f"{fig('max_drawdown_pct', 'max drawdown', suffix=' %')}; 52-week high "
+        f"{fig('return_30d_pct', '30-day return', unit='±%')}; annualised volatility "
+        f"{fig('volatility_annualised_pct', 'volatility', unit='%')}; max drawdown "
+        f"{fig('max_drawdown_pct', 'max drawdown', unit='%')}; 52-week high "
         f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {call.sourced}"
     )
 
@@ -76,7 +76,7 @@ def _quote_line(call: _MarketCall) -> str:
     return (
         f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
         f"{o.get('currency')} on {o.get('date')}, 1-day change "
-        f"{fig('change_1d_pct', '1-day change', suffix=' %')} {call.sourced}"
+        f"{fig('change_1d_pct', '1-day change', unit='±%')} {call.sourced}"
     )
 
 
@@ -122,12 +122,13 @@ def compose_portfolio(c: Composer, key: str, out: dict[str, Any]) -> None:
     def pfig(field: str, label: str, **kw: Any) -> str:
         return c.tool_claim(key, [field], out.get(field), label=label, **kw)
 
-    pct: dict[str, Any] = {"suffix": " %", "scale": 100}
+    pct: dict[str, Any] = {"unit": "%", "scale": 100}
+    change: dict[str, Any] = {"unit": "±%", "scale": 100}
     name = f"{out['name']} portfolio" if out.get("name") else "The portfolio"
     c.parts.append(
         f"{name}, {out.get('start')} to {out.get('end')} (weights rebalanced daily): "
-        f"total return {pfig('total_return', 'total return', **pct)}, annualised return "
-        f"{pfig('annualised_return', 'annualised return', **pct)}, annualised volatility "
+        f"total return {pfig('total_return', 'total return', **change)}, annualised return "
+        f"{pfig('annualised_return', 'annualised return', **change)}, annualised volatility "
         f"{pfig('annualised_volatility', 'volatility', **pct)}, Sharpe {pfig('sharpe', 'Sharpe')}, max drawdown "
         f"{pfig('max_drawdown', 'max drawdown', **pct)} (source: {out.get('source')}, as of {out.get('as_of')})."
     )
@@ -147,11 +148,12 @@ def _holdings_table(c: Composer, key: str, out: dict[str, Any]) -> list[str]:
     """Each holding's weight (the portfolio's own definition) and total return over the window
     (recomputed from its closes by the verifier)."""
     lines = ["| Holding | Weight | Total return |", "|---|---|---|"]
-    pct: dict[str, Any] = {"suffix": " %", "scale": 100}
+    pct: dict[str, Any] = {"unit": "%", "scale": 100}
+    change: dict[str, Any] = {"unit": "±%", "scale": 100}
     for i, a in enumerate(out.get("assets", [])):
         weight = c.tool_claim(key, ["assets", i, "weight"], a.get("weight"), label=f"{a['symbol']} weight", **pct)
         total = c.tool_claim(
-            key, ["assets", i, "total_return"], a.get("total_return"), label=f"{a['symbol']} total return", **pct
+            key, ["assets", i, "total_return"], a.get("total_return"), label=f"{a['symbol']} total return", **change
         )
         lines.append(f"| {a['symbol']} ({a.get('name') or a['symbol']}) | {weight} | {total} |")
     return lines
@@ -173,7 +175,7 @@ def _returns_table(c: Composer, key: str, index: int, out: dict[str, Any]) -> li
             name += ", benchmark"
         start = _row_claim(c, key, path, row, "start_close", "start close")
         end = _row_claim(c, key, path, row, "end_close", "end close")
-        ret = _row_claim(c, key, path, row, "return_pct", "return", suffix=" %")
+        ret = _row_claim(c, key, path, row, "return_pct", "return", unit="±%")
         lines.append(f"| {name} | {start} on {row['start_date']} | {end} on {row['end_date']} | {ret} |")
     return lines
 
@@ -185,7 +187,7 @@ def _returns_lines(call: _MarketCall) -> list[str]:
     rows = o.get("rows") or []
     base = ["calls", call.index, "rows"]
     refs = [
-        f"{r['symbol']} {_row_claim(c, call.key, [*base, i], r, 'return_pct', 'return', suffix=' %')}"
+        f"{r['symbol']} {_row_claim(c, call.key, [*base, i], r, 'return_pct', 'return', unit='±%')}"
         for i, r in enumerate(rows)
     ]
     label = str(o.get("horizon") or "")
@@ -195,7 +197,7 @@ def _returns_lines(call: _MarketCall) -> list[str]:
         first += f" {o.get('best')} did better."
     bench = o.get("benchmark")
     if bench:
-        ref = _row_claim(c, call.key, ["calls", call.index, "benchmark"], bench, "return_pct", "return", suffix=" %")
+        ref = _row_claim(c, call.key, ["calls", call.index, "benchmark"], bench, "return_pct", "return", unit="±%")
         first += f" The benchmark {bench['symbol']} ({bench.get('name')}) returned {ref} over the same dates"
     first = f"{first.rstrip('.')} {call.sourced}"
     return [first, "\n".join(_returns_table(c, call.key, call.index, o))]

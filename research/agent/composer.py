@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core import formatting
 from research.agent.extract import display_figure, first_figure
 from research.agent.verify import fmt
 
@@ -61,17 +62,21 @@ class Composer:
         value: float | None,
         *,
         label: str,
-        suffix: str = "",
+        unit: str = "",
         places: int = 2,
         scale: float = 1.0,
     ) -> str:
-        """A reference to the value at ``path`` in the result ``key``'s output, or ``n/a``."""
+        """A reference to the value at ``path`` in the result ``key``'s output, or ``n/a``. ``unit``
+        "%" shows a level in percent (``17.56%``), "±%" a change or return with its sign
+        (``+48.95%``, ``−0.27%``) — the pages' one number layer (core/formatting.py)."""
         if value is None:
             return "n/a"  # never mint a missing value
         shown = value * scale
-        return self.claim(
-            kind="tool", result_key=key, path=path, value=value, label=label, display=fmt(shown, places) + suffix
-        )
+        if unit in ("%", "±%"):
+            display = formatting.percent(shown, signed=unit == "±%", digits=places)
+        else:
+            display = fmt(shown, places)
+        return self.claim(kind="tool", result_key=key, path=path, value=value, label=label, display=display)
 
     def cite(self, passage: dict[str, Any], quote: str) -> str:
         """Record the citation of ``quote`` from ``passage``; the ``[Source: …]`` mark to write."""

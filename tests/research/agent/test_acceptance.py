@@ -45,4 +45,4 @@ def test_three_turns_rate_previous_meeting_and_percentage_change(mpc_corpus: dic
     text3 = render_text(third.answer, third.claims)
     assert "[Calculated: pct_change(6.50, 6.50)]" in text3
     calc = [c for c in third.claims if c["kind"] == "calc"]
-    assert calc and calc[0]["value"] == 0.0 and calc[0]["display"] == "0.00 %" and calc[0]["verified"]
+    assert calc and calc[0]["value"] == 0.0 and calc[0]["display"] == "0.00%" and calc[0]["verified"]

@@ -17,6 +17,13 @@ import pytest
 from research.agent.verify import render_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_library")]
+
+
+def signed_pct(value: float) -> str:
+    """A change as the portal writes it, by hand: signed, 2 dp, U+2212 minus, no space before %."""
+    return f"{value:+.2f}%".replace("-", "\u2212")
+
+
 ROOT = Path(__file__).resolve().parents[3]
 NOTE = (
     "# Macro desk note: CPI outlook, September 2024\n\n"
@@ -107,7 +114,7 @@ def test_4_a_calculation_names_its_operands_and_refuses_the_wrong_rate(ask: Any)
     second = ask("And at the following meeting?", conversation=first.conversation)
     calc = ask("What is the percentage increase between those two rates?", conversation=second.conversation)
     answer = text(calc)
-    assert "Result: 10.20 %" in answer
+    assert "Result: +10.20%" in answer
     assert "4.90 per cent (policy repo rate) [Source: RBI MPC Minutes, June 2022" in answer
     assert "5.40 per cent (policy repo rate) [Source: RBI MPC Minutes, August 2022" in answer
     assert calc.verification["status"] == "verified"
@@ -168,7 +175,7 @@ def test_6_a_comparison_uses_the_horizon_asked_and_the_benchmark_on_the_same_dat
 
     def ret(series: dict[dt.date, float]) -> str:
         start = series[max(d for d in series if d <= base)]
-        return f"{(series[end] / start - 1) * 100:.2f} %"
+        return signed_pct((series[end] / start - 1) * 100)
 
     turn = ask("How has INFY performed over the last year compared with TCS?")
     answer = text(turn)
@@ -188,7 +195,7 @@ def test_6_a_saved_portfolio_gets_a_summary_table_and_its_page(ask: Any, analyst
     answer = render_text(turn.answer, turn.claims)
     assert turn.status == "done" and turn.verification["status"] == "verified"
     assert "| Holding | Weight | Total return |" in answer
-    assert f"{(infy[days[-1]] / infy[days[0]] - 1) * 100:.2f} %" in answer
+    assert signed_pct((infy[days[-1]] / infy[days[0]] - 1) * 100) in answer
     assert f"[Link: Open the portfolio page | /portfolios/{portfolio.pk}/]" in answer
 
 

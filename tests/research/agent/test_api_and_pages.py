@@ -102,7 +102,7 @@ def test_pages_render_turn_partial_answer_markup_and_trace(analyst: Any) -> None
     chat_turn_run(turn_id=turn.pk)
     partial = web.get(f"/research/chat/turns/{turn.pk}/", headers={"HX-Request": "true"}).content.decode()
     assert "hx-trigger" not in partial  # finished: polling stops
-    assert f'href="#claim-{turn.pk}-c1"' in partial and "-3.85 %" in partial  # (6.25-6.50)/6.50 = -3.846 %
+    assert f'href="#claim-{turn.pk}-c1"' in partial and "−3.85%" in partial  # (6.25-6.50)/6.50 = -3.846 %
     assert "<code>pct_change(6.50, 6.25)</code>" in partial
     trace = web.get(f"/research/chat/{turn.conversation_id}/trace/").content.decode()
     assert "financial_calculator" in trace and "graph TD" in trace and "guardrail_check" in trace

@@ -180,5 +180,5 @@ def test_gemini_drives_the_same_graph(ask: Any) -> None:
         turn = ask(OPEN_QUESTION)
     assert turn.status == "done", turn.verification
     assert turn.plan_path == "llm" and turn.llm_calls == 3
-    assert render_text(turn.answer, turn.claims) == "CAGR: 12.47 %"
+    assert render_text(turn.answer, turn.claims) == "CAGR: +12.47%"
     assert turn.input_tokens > 0 and turn.cost_usd > 0
