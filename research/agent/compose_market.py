@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core import formatting
 from research.agent.composer import Composer, bracket_safe
 
 
@@ -30,8 +31,18 @@ class _MarketCall:
     def sourced(self) -> str:
         return f"(source: {self.out.get('source')}, as of {self.out.get('as_of')})."
 
+    @property
+    def price_unit(self) -> str:
+        """How this instrument's prices are written: points for an index, else its currency."""
+        return price_unit(self.symbol, self.out.get("currency"))
+
     def fig(self, field: str, label: str, **kw: Any) -> str:
         return self.c.tool_claim(self.key, ["calls", self.index, field], self.out.get(field), label=label, **kw)
+
+
+def price_unit(symbol: str, currency: Any) -> str:
+    """ "pts" for an index (a ``^`` symbol), else the currency code ("" when unknown: a bare number)."""
+    return formatting.POINTS if symbol.startswith("^") else str(currency or "")
 
 
 def _fundamentals_line(call: _MarketCall) -> str:
@@ -46,12 +57,13 @@ def _fundamentals_line(call: _MarketCall) -> str:
 def _metrics_line(call: _MarketCall) -> str:
     o, sym, fig = call.out, call.symbol, call.fig
     return (
-        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
-        f"{o.get('currency')} on {o.get('last_date')}; 30-day return "
+        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close', unit=call.price_unit)} "
+        f"on {o.get('last_date')}; 30-day return "
         f"{fig('return_30d_pct', '30-day return', unit='±%')}; annualised volatility "
         f"{fig('volatility_annualised_pct', 'volatility', unit='%')}; max drawdown "
         f"{fig('max_drawdown_pct', 'max drawdown', unit='%')}; 52-week high "
-        f"{fig('high_52w', '52-week high')}, low {fig('low_52w', '52-week low')} {call.sourced}"
+        f"{fig('high_52w', '52-week high', unit=call.price_unit)}, "
+        f"low {fig('low_52w', '52-week low', unit=call.price_unit)} {call.sourced}"
     )
 
 
@@ -62,20 +74,19 @@ def _history_line(call: _MarketCall) -> str | None:
     if not bars:
         return None
     ends = [
-        call.c.tool_claim(call.key, ["calls", call.index, "bars", j, "close"], bars[j].get("close"), label=label)
+        call.c.tool_claim(
+            call.key, ["calls", call.index, "bars", j, "close"], bars[j].get("close"), label=label, unit=call.price_unit
+        )
         for j, label in ((0, f"{sym} close {bars[0]['date']}"), (len(bars) - 1, f"{sym} close"))
     ]
-    return (
-        f"{sym}: close {ends[0]} {o.get('currency')} on {bars[0]['date']} and {ends[1]} on "
-        f"{bars[-1]['date']} {call.sourced}"
-    )
+    return f"{sym}: close {ends[0]} on {bars[0]['date']} and {ends[1]} on {bars[-1]['date']} {call.sourced}"
 
 
 def _quote_line(call: _MarketCall) -> str:
     o, sym, fig = call.out, call.symbol, call.fig
     return (
-        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close')} "
-        f"{o.get('currency')} on {o.get('date')}, 1-day change "
+        f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close', unit=call.price_unit)} "
+        f"on {o.get('date')}, 1-day change "
         f"{fig('change_1d_pct', '1-day change', unit='±%')} {call.sourced}"
     )
 
@@ -173,8 +184,9 @@ def _returns_table(c: Composer, key: str, index: int, out: dict[str, Any]) -> li
         name = f"{row['symbol']} ({row.get('name') or row['symbol']})"
         if path[-1] == "benchmark":
             name += ", benchmark"
-        start = _row_claim(c, key, path, row, "start_close", "start close")
-        end = _row_claim(c, key, path, row, "end_close", "end close")
+        unit = price_unit(row["symbol"], row.get("currency"))
+        start = _row_claim(c, key, path, row, "start_close", "start close", unit=unit)
+        end = _row_claim(c, key, path, row, "end_close", "end close", unit=unit)
         ret = _row_claim(c, key, path, row, "return_pct", "return", unit="±%")
         lines.append(f"| {name} | {start} on {row['start_date']} | {end} on {row['end_date']} | {ret} |")
     return lines

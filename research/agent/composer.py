@@ -68,12 +68,15 @@ class Composer:
     ) -> str:
         """A reference to the value at ``path`` in the result ``key``'s output, or ``n/a``. ``unit``
         "%" shows a level in percent (``17.56%``), "±%" a change or return with its sign
-        (``+48.95%``, ``−0.27%``) — the pages' one number layer (core/formatting.py)."""
+        (``+48.95%``, ``−0.27%``), a currency code a price (``₹1,441.80``), "pts" an index level
+        (``24,363.30 pts``) — the pages' one number layer (core/formatting.py)."""
         if value is None:
             return "n/a"  # never mint a missing value
         shown = value * scale
         if unit in ("%", "±%"):
             display = formatting.percent(shown, signed=unit == "±%", digits=places)
+        elif unit:
+            display = formatting.price(shown, unit)
         else:
             display = fmt(shown, places)
         return self.claim(kind="tool", result_key=key, path=path, value=value, label=label, display=display)

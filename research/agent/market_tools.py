@@ -37,6 +37,7 @@ class ReturnRow(BaseModel):
     start_close: float
     end_close: float
     return_pct: float = Field(description="(end_close / start_close - 1) x 100")
+    currency: str = Field("", description="The closes' currency (an index's closes are points)")
 
 
 class CompareReturnsOut(BaseModel):
@@ -93,6 +94,7 @@ def _row(s: Any, base: dt.date, end: dt.date) -> ReturnRow:
         start_close=start_close,
         end_close=end_close,
         return_pct=(end_close / start_close - 1.0) * 100.0,
+        currency=s.currency,
     )
 
 

@@ -133,7 +133,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('admin/portfolios/watchlist/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
     ('admin/portfolios/watchlist/<path:object_id>/', 'GET'): "302 302 302 302 302",
     (
-        'admin/^(?P<app_label>auth|django_celery_beat|account|core|reviews|portfolios|research|briefs)/$', 'GET'
+        'admin/^(?P<app_label>auth|django_celery_beat|account|core|reviews|portfolios|research|briefs|evaluation)/$', 'GET'
     ): "302 302 302 200 302",
     ('admin/(?P<url>.*)$', 'GET'): "302 302 302 404 302",
     ('research/chat/', 'GET'): "302 200 200 200 200",
@@ -196,6 +196,12 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('admin/briefs/briefrun/<path:object_id>/delete/', 'GET'): "302 302 302 403 302",
     ('admin/briefs/briefrun/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
     ('admin/briefs/briefrun/<path:object_id>/', 'GET'): "302 302 302 302 302",
+    ('admin/evaluation/evalrun/', 'GET'): "302 302 302 200 302",
+    ('admin/evaluation/evalrun/add/', 'GET'): "302 302 302 403 302",
+    ('admin/evaluation/evalrun/<path:object_id>/history/', 'GET'): "302 302 302 302 302",
+    ('admin/evaluation/evalrun/<path:object_id>/delete/', 'GET'): "302 302 302 403 302",
+    ('admin/evaluation/evalrun/<path:object_id>/change/', 'GET'): "302 302 302 302 302",
+    ('admin/evaluation/evalrun/<path:object_id>/', 'GET'): "302 302 302 302 302",
     ('admin/briefs/brief/', 'GET'): "302 302 302 200 302",
     ('admin/briefs/brief/add/', 'GET'): "302 302 302 403 302",
     ('admin/briefs/brief/<path:object_id>/history/', 'GET'): "302 302 302 302 302",
