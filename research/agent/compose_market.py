@@ -41,8 +41,8 @@ class _MarketCall:
 
 
 def price_unit(symbol: str, currency: Any) -> str:
-    """ "pts" for an index (a ``^`` symbol), else the currency code ("" when unknown: a bare number)."""
-    return formatting.POINTS if symbol.startswith("^") else str(currency or "")
+    """The number layer's unit for this instrument: a ``^`` symbol is an index (points)."""
+    return formatting.price_unit(str(currency or ""), "index" if symbol.startswith("^") else "")
 
 
 def _fundamentals_line(call: _MarketCall) -> str:
