@@ -19,6 +19,17 @@ from briefs.claims import Claim
 from briefs.draft import TABLE_METRICS, BriefDraft, BriefSection, Dateline, QuotedHeadline, TableRow
 
 NO_MARKET_DATA = "Market data for this ticker could not be retrieved for this brief."
+# Why, in words the reader can act on (the data agent's error codes; no figures).
+MARKET_FAILURE_REASONS = {
+    "provider_unavailable": "the market-data provider could not be reached",
+    "unknown_ticker": "no instrument by this name is known",
+    "no_data": "the provider has no prices for it",
+}
+
+
+def no_market_data(reason_code: str = "") -> str:
+    reason = MARKET_FAILURE_REASONS.get(reason_code)
+    return f"{NO_MARKET_DATA[:-1]}: {reason}." if reason else NO_MARKET_DATA
 
 
 def _older_day(f: Facts) -> str:
@@ -103,10 +114,11 @@ def _news_note(f: Facts) -> str:
     return ""
 
 
-def narrative(f: Facts, bench: Facts | None) -> str:
-    """Only what is notable: the day, against the index, the yearly range, a big month, the news."""
+def narrative(f: Facts, bench: Facts | None, failure: str = "") -> str:
+    """Only what is notable: the day, against the index, the yearly range, a big month, the news.
+    A ticker without market data says so, and why (``failure``: the data agent's error code)."""
     if f.missing:
-        return " ".join(p for p in (NO_MARKET_DATA, _news_note(f)) if p)
+        return " ".join(p for p in (no_market_data(failure), _news_note(f)) if p)
     parts = [_day(f), _against_benchmark(f, bench) if f is not bench else "", _range(f)]
     if f.unusual:
         parts.append(
@@ -163,7 +175,9 @@ def write_deterministic(
     partial: bool,
     benchmark: str = "",
     dateline: Dateline | None = None,
+    failures: dict[str, str] | None = None,
 ) -> BriefDraft:
+    """``failures``: ticker → the error code its market data failed with (for the reader's note)."""
     dateline = dateline or make_dateline(claims, sentiment, None, 0)
     facts = facts_for(tickers, claims, prices, sentiment, benchmark)
     bench = facts.get(benchmark) if benchmark else None
@@ -177,7 +191,7 @@ def write_deterministic(
         BriefSection(
             ticker=t,
             name=facts[t].name,
-            narrative=narrative(facts[t], bench),
+            narrative=narrative(facts[t], bench, (failures or {}).get(t, "")),
             headlines=_headlines(facts[t].news),
             sentiment=str((facts[t].news or {}).get("label", "unknown")),
             risk_events=facts[t].risk_events,

@@ -118,6 +118,7 @@ def _draft(state: BriefState, claims: list[Claim]) -> tuple[BriefDraft, dict[str
         partial=_partial(state),
         benchmark=state.get("benchmark") or "",
         dateline=dateline,
+        failures={e["ticker"]: e["error"] for e in state.get("errors") or [] if e.get("source") == "market"},
     )
     llm = get_llm("writer")
     if llm is None:
