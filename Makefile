@@ -43,8 +43,8 @@ lint: install
 	ALPHADESK_SKIP_EMBEDDED=1 $(BIN)/mypy .
 	# The layer contracts in pyproject.toml [tool.importlinter]: apps import only downward.
 	$(BIN)/lint-imports --no-cache --no-logo
-	# Security lint: no high-severity bandit finding in the project's code (tests use asserts and fixtures).
-	$(BIN)/bandit -q -r core config mcp_bridge portfolios research briefs reviews evaluation home bench manage.py --severity-level high
+	# Security lint: no medium- or high-severity bandit finding (each reviewed exception is a `# nosec` with its reason) in the project's code (tests use asserts and fixtures).
+	$(BIN)/bandit -q -r core config mcp_bridge portfolios research briefs reviews evaluation home bench manage.py --severity-level medium
 
 format: install
 	$(BIN)/ruff format .

@@ -121,7 +121,7 @@ def postgres_measure(n: int, queries: list[str], allowed: list[int]) -> dict[str
     k1, b = settings.RESEARCH_BM25_K1, settings.RESEARCH_BM25_B
     # The table name is a constant of this module; every value is a query parameter.
     sql = (
-        "SELECT p.chunk_id, sum(q.w * p.tf * %s / (p.tf + %s * (%s + %s * p.len / %s))) AS score "  # noqa: S608
+        "SELECT p.chunk_id, sum(q.w * p.tf * %s / (p.tf + %s * (%s + %s * p.len / %s))) AS score "  # noqa: S608  # nosec B608
         f"FROM {POSTINGS_TABLE} p JOIN unnest(%s::int4[], %s::float8[]) AS q(term_id, w) USING (term_id) "
         "WHERE p.doc_id = ANY(%s) GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT 10"
     )

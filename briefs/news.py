@@ -91,7 +91,7 @@ def feed_urls(symbol: str, name: str = "") -> list[str]:
 def fetch_bytes(url: str) -> bytes:
     request = urllib.request.Request(url, headers={"User-Agent": "AlphaDesk/1.0 (+morning briefs)"})  # noqa: S310
     # Only http(s): news_for refuses other schemes before calling here.
-    with urllib.request.urlopen(request, timeout=settings.BRIEF_NEWS_TIMEOUT_SECONDS) as response:  # noqa: S310
+    with urllib.request.urlopen(request, timeout=settings.BRIEF_NEWS_TIMEOUT_SECONDS) as response:  # noqa: S310  # nosec B310
         data: bytes = response.read(MAX_FEED_BYTES + 1)
     if len(data) > MAX_FEED_BYTES:
         raise ValueError("feed larger than the size cap")

@@ -52,7 +52,7 @@ def postgres_url(root: Path | None = None, database: str = DATABASE_NAME) -> str
     """URL of the embedded PostgreSQL, creating ``database`` and the vector extension's home."""
     server = postgres_server(root)
     # `database` is our own constant (or a test's), never user input.
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")  # noqa: S608
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")  # noqa: S608  # nosec B608
     if "(1 row)" not in exists:
         server.psql(f'CREATE DATABASE "{database}";')
     # e.g. postgresql://postgres:@/alphadesk?host=/path/to/var/pgdata (unix socket)

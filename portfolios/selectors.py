@@ -322,7 +322,7 @@ def stored_closes(*, user: Any, symbols: Sequence[str]) -> dict[str, tuple[list[
     days: dict[int, dt.date] = {}  # the instruments share their trading days: build each date once
     with connection.cursor() as cursor:  # day numbers, not dates: the driver parses ints far faster
         cursor.execute(
-            f"SELECT instrument_id, date - DATE '1970-01-01', close FROM {PriceBar._meta.db_table} "  # noqa: S608
+            f"SELECT instrument_id, date - DATE '1970-01-01', close FROM {PriceBar._meta.db_table} "  # noqa: S608  # nosec B608
             "WHERE instrument_id = ANY(%s) ORDER BY instrument_id, date",
             [list(ids)],
         )

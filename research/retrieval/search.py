@@ -96,7 +96,7 @@ def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | No
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         # ``where`` is one of two constant strings; every value is a query parameter.
         cursor.execute(
-            f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "  # noqa: S608
+            f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "  # noqa: S608  # nosec B608
             "ORDER BY embedding <=> %s::vector LIMIT %s",
             params,
         )
