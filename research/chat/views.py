@@ -92,7 +92,7 @@ def answer_html(turn: Turn) -> SafeString:
     html = _NOTE.sub(lambda m: f'<span class="note muted">{m.group(1)}</span>', html)
     html = _LINK.sub(lambda m: f'<a class="answer-link" href="{m.group(2)}">{m.group(1)}</a>', html)
     paragraphs = "".join(_paragraph(p) for p in html.split("\n\n") if p.strip())
-    return mark_safe(paragraphs)  # noqa: S308  # nosec B308 B703 — escaped text and format_html fragments
+    return mark_safe(paragraphs)  # noqa: S308 — escaped text and format_html fragments  # nosec B308 B703
 
 
 def _turn_context(turn: Turn) -> dict[str, Any]:
