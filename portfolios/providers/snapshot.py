@@ -87,5 +87,5 @@ class SnapshotProvider(MarketDataProvider):
         market_time = record.get("market_time")
         as_of = dt.datetime.fromtimestamp(float(market_time), tz=dt.UTC).date() if market_time else None  # type: ignore[arg-type]
         fields = {k: v for k, v in record.items() if k in FundamentalsData.model_fields}
-        source = f"{self.name} (Yahoo quoteSummary recorded 2025-02-24)"
+        source = f"{self.name} (Yahoo quoteSummary recorded 24 Feb 2025)"
         return FundamentalsData.model_validate({**fields, "symbol": symbol, "source": source, "as_of": as_of})

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import formatting
-from research.agent.composer import Composer, bracket_safe
+from research.agent.composer import COMPACT, Composer, bracket_safe
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class _MarketCall:
 
     @property
     def sourced(self) -> str:
-        return f"(source: {self.out.get('source')}, as of {self.out.get('as_of')})."
+        return f"(source: {self.out.get('source')}, as of {formatting.format_date(self.out.get('as_of'))})."
 
     @property
     def price_unit(self) -> str:
@@ -49,7 +49,7 @@ def _fundamentals_line(call: _MarketCall) -> str:
     o, sym, fig = call.out, call.symbol, call.fig
     return (
         f"{sym} ({o.get('name') or sym}): trailing P/E {fig('trailing_pe', 'trailing P/E')}, "
-        f"market cap {fig('market_cap', 'market cap', places=0)} {o.get('currency') or ''}, "
+        f"market cap {fig('market_cap', 'market cap', unit=COMPACT + str(o.get('currency') or ''))}, "
         f"beta {fig('beta', 'beta')} {call.sourced}"
     )
 
@@ -58,7 +58,7 @@ def _metrics_line(call: _MarketCall) -> str:
     o, sym, fig = call.out, call.symbol, call.fig
     return (
         f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close', unit=call.price_unit)} "
-        f"on {o.get('last_date')}; 30-day return "
+        f"on {formatting.format_date(o.get('last_date'))}; 30-day return "
         f"{fig('return_30d_pct', '30-day return', unit='±%')}; annualised volatility "
         f"{fig('volatility_annualised_pct', 'volatility', unit='%')}; max drawdown "
         f"{fig('max_drawdown_pct', 'max drawdown', unit='%')}; 52-week high "
@@ -77,16 +77,17 @@ def _history_line(call: _MarketCall) -> str | None:
         call.c.tool_claim(
             call.key, ["calls", call.index, "bars", j, "close"], bars[j].get("close"), label=label, unit=call.price_unit
         )
-        for j, label in ((0, f"{sym} close {bars[0]['date']}"), (len(bars) - 1, f"{sym} close"))
+        for j, label in ((0, f"{sym} close {formatting.format_date(bars[0]['date'])}"), (len(bars) - 1, f"{sym} close"))
     ]
-    return f"{sym}: close {ends[0]} on {bars[0]['date']} and {ends[1]} on {bars[-1]['date']} {call.sourced}"
+    first, last = (formatting.format_date(bars[j]["date"]) for j in (0, -1))
+    return f"{sym}: close {ends[0]} on {first} and {ends[1]} on {last} {call.sourced}"
 
 
 def _quote_line(call: _MarketCall) -> str:
     o, sym, fig = call.out, call.symbol, call.fig
     return (
         f"{sym} ({o.get('name')}): last close {fig('last_close', f'{sym} last close', unit=call.price_unit)} "
-        f"on {o.get('date')}, 1-day change "
+        f"on {formatting.format_date(o.get('date'))}, 1-day change "
         f"{fig('change_1d_pct', '1-day change', unit='±%')} {call.sourced}"
     )
 
@@ -136,12 +137,13 @@ def compose_portfolio(c: Composer, key: str, out: dict[str, Any]) -> None:
     pct: dict[str, Any] = {"unit": "%", "scale": 100}
     change: dict[str, Any] = {"unit": "±%", "scale": 100}
     name = f"{out['name']} portfolio" if out.get("name") else "The portfolio"
+    start, end, as_of = (formatting.format_date(out.get(k)) for k in ("start", "end", "as_of"))
     c.parts.append(
-        f"{name}, {out.get('start')} to {out.get('end')} (weights rebalanced daily): "
+        f"{name}, {start} to {end} (weights rebalanced daily): "
         f"total return {pfig('total_return', 'total return', **change)}, annualised return "
         f"{pfig('annualised_return', 'annualised return', **change)}, annualised volatility "
         f"{pfig('annualised_volatility', 'volatility', **pct)}, Sharpe {pfig('sharpe', 'Sharpe')}, max drawdown "
-        f"{pfig('max_drawdown', 'max drawdown', **pct)} (source: {out.get('source')}, as of {out.get('as_of')})."
+        f"{pfig('max_drawdown', 'max drawdown', **pct)} (source: {out.get('source')}, as of {as_of})."
     )
     c.parts.append("\n".join(_holdings_table(c, key, out)))
     if out.get("portfolio_id"):
@@ -188,7 +190,8 @@ def _returns_table(c: Composer, key: str, index: int, out: dict[str, Any]) -> li
         start = _row_claim(c, key, path, row, "start_close", "start close", unit=unit)
         end = _row_claim(c, key, path, row, "end_close", "end close", unit=unit)
         ret = _row_claim(c, key, path, row, "return_pct", "return", unit="±%")
-        lines.append(f"| {name} | {start} on {row['start_date']} | {end} on {row['end_date']} | {ret} |")
+        start_day, end_day = formatting.format_date(row["start_date"]), formatting.format_date(row["end_date"])
+        lines.append(f"| {name} | {start} on {start_day} | {end} on {end_day} | {ret} |")
     return lines
 
 
@@ -204,7 +207,8 @@ def _returns_lines(call: _MarketCall) -> list[str]:
     ]
     label = str(o.get("horizon") or "")
     when = f"Over {label}" if label.startswith("the ") else label[:1].upper() + label[1:]
-    first = f"{when} ({o.get('requested_start')} to {o.get('end')}): " + ", ".join(refs) + "."
+    span = f"{formatting.format_date(o.get('requested_start'))} to {formatting.format_date(o.get('end'))}"
+    first = f"{when} ({span}): " + ", ".join(refs) + "."
     if len(rows) > 1:
         first += f" {o.get('best')} did better."
     bench = o.get("benchmark")

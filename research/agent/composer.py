@@ -29,6 +29,9 @@ def bracket_safe(text: Any) -> str:
     return str(text).replace("]", ")")
 
 
+COMPACT = "compact:"  # tool_claim unit prefix: a large amount in its currency, e.g. "compact:USD"
+
+
 class Composer:
     """The answer being composed: its parts (joined by blank lines), the claim table, the
     citations, the figures a follow-up may refer to, the tickers it is about, and what the
@@ -69,12 +72,15 @@ class Composer:
         """A reference to the value at ``path`` in the result ``key``'s output, or ``n/a``. ``unit``
         "%" shows a level in percent (``17.56%``), "±%" a change or return with its sign
         (``+48.95%``, ``−0.27%``), a currency code a price (``₹1,441.80``), "pts" an index level
-        (``24,363.30 pts``) — the pages' one number layer (core/formatting.py)."""
+        (``24,363.30 pts``), "compact:USD" a large amount (``$3.7T``) — the pages' one number layer
+        (core/formatting.py)."""
         if value is None:
             return "n/a"  # never mint a missing value
         shown = value * scale
         if unit in ("%", "±%"):
             display = formatting.percent(shown, signed=unit == "±%", digits=places)
+        elif unit.startswith(COMPACT):
+            display = formatting.money_compact(shown, unit.removeprefix(COMPACT))
         elif unit:
             display = formatting.price(shown, unit)
         else:
