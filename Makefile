@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 # the demo, per machine (like pip's cache): the shipped corpus is embedded once, not once per checkout.
 export RESEARCH_EMBED_CACHE_DIR ?= $(HOME)/.cache/alphadesk/embeddings
 
-.PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients bench clean eval-gate eval-report mutate
+.PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients load-client bench clean eval-gate eval-report mutate
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,13 @@ pdf-libs:
 	@ldconfig -p | grep -q libpango-1.0 && ldconfig -p | grep -q libpangoft2-1.0 || { \
 	  echo "Installing Pango for the PDF exports"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core >/dev/null; }
+
+# wrk (Debian) drives the load benchmark: a C client costs the server's 2 cores almost nothing, so the
+# figures are the server's, not the Python client's (bench/hardening_load.py falls back to httpx).
+load-client:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  echo "Installing Debian's wrk for the load benchmark"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 
 lint: install
 	$(BIN)/ruff check .
@@ -78,7 +85,7 @@ eval-report: install
 	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
 	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic --write-results
 
-bench: install
+bench: install load-client
 	ALPHADESK_VAR_DIR=$(CURDIR)/var/bench $(BIN)/python -m bench
 
 # Mutation testing of the modules that compute, verify and render figures (README "Mutation

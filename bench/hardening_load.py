@@ -9,16 +9,21 @@ the limiter. ``LOAD_SECONDS`` sets each phase's length (default 20; the finding-
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
 from typing import Any
 
 from bench._load import UvicornProcess, get_cycle, hammer
+from bench._wrk import available as wrk_available
+from bench._wrk import run_wrk
 
 CLIENTS = int(os.environ.get("LOAD_CLIENTS", "50"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "20"))
 APP = "adk-load-web"
+ME = ["/api/v1/me"]
+READS = ["/api/v1/me", "/api/v1/portfolios", "/api/v1/watchlists"]
 
 
 def _tokens(n: int) -> list[str]:
@@ -52,22 +57,45 @@ def _peak_sessions(stop: threading.Event, peak: list[int]) -> None:
         connections.close_all()
 
 
-def _phase(name: str, server: UvicornProcess, tokens: list[str], request: Any, seconds: float) -> dict[str, Any]:
+def _phase(name: str, tokens: list[str], drive: Any) -> dict[str, Any]:
+    """``drive()`` → the row of one load phase; the web process's peak PostgreSQL sessions beside it."""
     stop, peak = threading.Event(), [0]
     sampler = threading.Thread(target=_peak_sessions, args=(stop, peak))
     sampler.start()
     try:
-        result = hammer(server.url, tokens, request, seconds)
+        row = drive()
     finally:
         stop.set()
         sampler.join()
-    return {
-        "phase": name,
-        "clients": len(tokens),
-        "seconds": round(result.seconds, 1),
-        **result.row(),
-        "peak PG sessions": peak[0],
-    }
+    return {"phase": name, "clients": len(tokens), **row, "peak PG sessions": peak[0]}
+
+
+def _httpx_row(server: UvicornProcess, tokens: list[str], request: Any, seconds: float) -> dict[str, Any]:
+    result = hammer(server.url, tokens, request, seconds)
+    return {"client": "httpx", "seconds": round(result.seconds, 1), **result.row()}
+
+
+def _wrk_row(server: UvicornProcess, tokens: list[str], paths: list[str], seconds: float, **kw: Any) -> dict[str, Any]:
+    return {"client": "wrk", "seconds": seconds, **run_wrk(server.url, tokens, paths, seconds, **kw)}
+
+
+def _throughput(server: UvicornProcess, tokens: list[str]) -> list[dict[str, Any]]:
+    """Reads, then chat submissions (answers not awaited), through wrk when it is installed."""
+    question = json.dumps({"question": "What is 2 + 2?"})
+    if wrk_available():
+        return [
+            _phase("read endpoints", tokens, lambda: _wrk_row(server, tokens, READS, SECONDS)),
+            _phase(
+                "chat submission",
+                tokens,
+                lambda: _wrk_row(server, tokens, ["/api/v1/chat"], min(SECONDS, 15), method="POST", body=question),
+            ),
+        ]
+    chat = lambda client, i: client.post("/api/v1/chat", json={"question": f"What is 2 + {i}?"})  # noqa: E731
+    return [
+        _phase("read endpoints", tokens, lambda: _httpx_row(server, tokens, get_cycle(READS), SECONDS)),
+        _phase("chat submission", tokens, lambda: _httpx_row(server, tokens, chat, min(SECONDS, 15))),
+    ]
 
 
 def _max_connections() -> int:
@@ -93,7 +121,8 @@ def _starvation(server: UvicornProcess, tokens: list[str]) -> dict[str, Any]:
     )
     waiter.start()
     time.sleep(1)
-    row = _phase("reads beside a wait=30 chat request", server, tokens[1:11], get_cycle(["/api/v1/me"]), 10)
+    readers = tokens[1:11]
+    row = _phase("reads beside a wait=30 chat request", readers, lambda: _httpx_row(server, readers, get_cycle(ME), 10))
     waiter.join()
     return row
 
@@ -104,18 +133,12 @@ def run() -> list[dict[str, Any]]:
 
     call_command("migrate", verbosity=0)
     tokens = _tokens(CLIENTS)
-    workers = os.environ.get("LOAD_WEB_WORKERS", "1")
+    workers = os.environ.get("LOAD_WEB_WORKERS", "2")
     env = {"API_THROTTLE_TOKEN": "1000000/min", "API_THROTTLE_USER": "1000000/min", "LOG_LEVEL": "WARNING"}
     log = settings.VAR_DIR / "load-web.log"
     server = UvicornProcess(_database_url(), settings.REDIS_URL, log, "--workers", workers, **env)
     try:
-        reads = get_cycle(["/api/v1/me", "/api/v1/portfolios", "/api/v1/watchlists"])
-        chat = lambda client, i: client.post("/api/v1/chat", json={"question": f"What is 2 + {i}?"})  # noqa: E731
-        rows = [
-            _phase("read endpoints", server, tokens, reads, SECONDS),
-            _phase("chat submission", server, tokens, chat, min(SECONDS, 15)),
-            _starvation(server, tokens),
-        ]
+        rows = [*_throughput(server, tokens), _starvation(server, tokens)]
     finally:
         server.stop()
         _purge_chat_queue()

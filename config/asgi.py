@@ -5,11 +5,34 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIHandler
+from django.http import HttpRequest, HttpResponseBase
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-django_app = get_asgi_application()  # sets up Django before the bridge imports models
+
+class OneHopASGIHandler(ASGIHandler):
+    """Django's ASGI handler, with the middleware chain and the view run in one thread per request.
+
+    Our views and most middleware are synchronous. Django's stock handler builds an async chain,
+    where every ``MiddlewareMixin`` middleware runs its request and response halves through
+    ``sync_to_async`` — two thread hops each, about twenty per request — and then hops once more
+    for the view. Measured under wrk: 4.1 ms of server CPU for ``/api/v1/health/live``, which does
+    nothing. Here the chain is the WSGI one (synchronous), entered once from the event loop, in
+    the request's thread-sensitive context, so database connections stay per request as before.
+    Streaming responses are still sent by the ASGI handler."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+django.setup(set_prefix=False)
+django_app = OneHopASGIHandler()  # Django is set up before the bridge imports models
 
 from mcp_bridge.http import MCPGate, build_http_app  # noqa: E402
 

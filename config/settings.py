@@ -171,7 +171,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": redis_db_url(REDIS_URL, 1),
         "KEY_PREFIX": "alphadesk",
-        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        # One pool per process, not per thread (core/cache.py): under ASGI each request has its own.
+        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2, "pool_class": "core.cache.SharedConnectionPool"},
     }
 }
 

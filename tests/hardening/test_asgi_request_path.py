@@ -1,0 +1,81 @@
+"""What one API request costs the server under ASGI (uvicorn, as in the Procfile).
+
+Two costs were found with a profiler under load and removed; each test here fails if it returns:
+- Django's stock ASGI handler runs every ``MiddlewareMixin`` middleware's two halves through
+  ``sync_to_async``: about twenty thread hops per request. ``config.asgi`` runs the (synchronous)
+  chain and view in one hop.
+- Django's cache is per thread and each request has its own thread, so every request opened a new
+  TCP connection to Redis for its rate-limit counters. The cache's pool is now one per process."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import httpx
+import pytest
+import redis
+from asgiref.sync import SyncToAsync
+from asgiref.testing import ApplicationCommunicator
+
+
+def _hops_for_one_request(application: Any, path: str) -> tuple[int, int]:
+    """(thread hops, status) of one GET through ``application``, counted at asgiref's one door."""
+    hops = [0]
+    real_call = SyncToAsync.__call__
+
+    async def counting(self: SyncToAsync, *args: Any, **kwargs: Any) -> Any:
+        hops[0] += 1
+        return await real_call(self, *args, **kwargs)
+
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": [(b"host", b"127.0.0.1")]}
+    scope |= {"http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000)}
+
+    async def run() -> int:
+        communicator = ApplicationCommunicator(application, scope)
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start = await communicator.receive_output(timeout=10)
+        await communicator.receive_output(timeout=10)  # the body
+        await communicator.send_input({"type": "http.disconnect"})  # lets the handler finish and clean up
+        await communicator.wait(timeout=10)
+        return int(start["status"])
+
+    with mock.patch.object(SyncToAsync, "__call__", counting):
+        status = asyncio.run(run())
+    return hops[0], status
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_hops_to_a_thread_once_for_the_whole_chain() -> None:
+    from django.core.handlers.asgi import ASGIHandler
+
+    from config.asgi import django_app
+
+    ours, status = _hops_for_one_request(django_app, "/api/v1/health/live")
+    assert status == 200
+    stock, stock_status = _hops_for_one_request(ASGIHandler(), "/api/v1/health/live")
+    assert stock_status == 200
+    # The request_started / request_finished signals take one hop each, the chain and view one.
+    print(f"thread hops per request: {ours} here, {stock} with the stock handler")
+    assert ours <= 3, ours
+    assert stock >= 3 * ours, (stock, ours)  # the control: what the stock handler costs here
+
+
+def test_concurrent_api_requests_share_the_processes_redis_connections(
+    uvicorn_factory: Callable[..., Any], api_tokens: Callable[..., list[str]]
+) -> None:
+    from django.conf import settings
+
+    tokens = api_tokens(4)
+    server = uvicorn_factory("adk-redis-pool")
+    stats = redis.Redis.from_url(settings.REDIS_URL)
+    before = int(stats.info("stats")["total_connections_received"])
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for i in range(120):  # every request is throttled: its counters are read and written in Redis
+            response = client.get("/api/v1/me", headers={"Authorization": f"Bearer {tokens[i % 4]}"})
+            assert response.status_code == 200, response.text
+    opened = int(stats.info("stats")["total_connections_received"]) - before
+    # One pool per process: a handful of connections in all, not one (or more) per request.
+    assert opened <= 10, f"{opened} Redis connections opened for 120 requests"
