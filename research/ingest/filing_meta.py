@@ -47,7 +47,9 @@ _RELEASE = re.compile(r"\b(NEWS RELEASE|PRESS RELEASE|FOR IMMEDIATE RELEASE|Exhi
 _TODAY = re.compile(r"\btoday\s+(?:announced|reported)\b", re.I)
 _RESULTS = re.compile(r"\b(results|quarter|fiscal year)\b", re.I)
 _REGISTRANT = re.compile(r"\(\s*Exact name of registrant as specified in its charter\s*\)", re.I)
-_SUFFIX = r"(?:Inc\.?|Incorporated|Corporation|Corp\.|Company|Co\.|Ltd\.?|Limited|plc|PLC|N\.V\.|S\.A\.|AG|SE|LLC|L\.P\.)"
+_SUFFIX = (
+    r"(?:Inc\.?|Incorporated|Corporation|Corp\.|Company|Co\.|Ltd\.?|Limited|plc|PLC|N\.V\.|S\.A\.|AG|SE|LLC|L\.P\.)"
+)
 # A legal name: up to five words, each with a capital letter ("eBay", "McDonald's", "JPMorgan",
 # "Chase", "&"), ending in a legal suffix: "Costco Wholesale Corporation", "eBay Inc.".
 _NAME_WORD = r"(?:(?=[\w'’&.-]*[A-Z])[A-Za-z][\w'’&.-]*|&)"
@@ -102,9 +104,10 @@ def _to_date(match: re.Match[str] | None) -> dt.date | None:
 
 
 def _clean(text: str) -> str:
-    # PDF text often carries the "fi" ligature as U+FFFE ("\ufffescal 2023"): read it as "fi".
+    # PDFium writes U+FFFE for a hyphen at a line break and, in some releases, for the "fi"
+    # ligature ("\ufffescal 2023"): read the one at a line's end as "-", any other as "fi".
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
-    return text.replace("\ufffe", "fi")
+    return re.sub("\ufffe(?!\n)", "fi", text).replace("\ufffe", "-")
 
 
 def _form_and_kind(head: str) -> str:
@@ -142,7 +145,11 @@ def proper_case(name: str, text: str) -> str:
     for match in re.finditer(pattern, text, re.I):
         if not match.group(0).isupper() and match.group(0)[:1].isupper():
             return " ".join(match.group(0).split())
-    return " ".join(w if len(w) <= 3 and w.isalpha() and w not in {"THE", "INC", "AND"} else w.title() for w in name.split())
+    # Short all-capital words are acronyms ("AES"), except the small words of a name.
+    words = name.split()
+    return " ".join(
+        w if len(w) <= 3 and w.isalpha() and w not in {"THE", "INC", "AND", "OF"} else w.title() for w in words
+    )
 
 
 def _fy_of(end: dt.date, months_left: int) -> int:

@@ -310,6 +310,21 @@ def parse(kind: str, data: bytes, *, name: str = "") -> list[Page]:
     return parse_text(data, markdown=kind == Document.Kind.MARKDOWN)
 
 
+def pdf_texts(data: bytes, *, name: str = "", limit: int = 600) -> list[str]:
+    """The raw text of each of the first ``limit`` pages, as PDFium extracts it (running headers
+    and footers kept: a filing's footer names its quarter). :class:`ParseError` as :func:`parse`."""
+    pdf = _open_pdf(data, name)
+    try:
+        texts = []
+        for index in range(min(len(pdf), limit)):
+            textpage = pdf[index].get_textpage()
+            texts.append(textpage.get_text_range())
+            textpage.close()
+        return texts
+    finally:
+        pdf.close()
+
+
 def check_pdf_opens(name: str, data: bytes) -> None:
     """Catch PDFs that need a password, are damaged or have no pages at the door, so the uploader
     sees why at once — judged by the very library that will read them (PDFium)."""
