@@ -56,6 +56,13 @@ class SearchForm(forms.Form):
     top_k = forms.IntegerField(min_value=1, max_value=MAX_RESULTS, required=False, initial=10, label="Results")
 
 
+def _hint(where: str | None) -> str:
+    """Under a proposed field: where it was read ("Read from the cover page"), or that it was not."""
+    if not where:
+        return "Not found in the file; type it if you know it"
+    return f"Read from the {where}" if where.endswith(("page", "name", "statements")) else where.capitalize()
+
+
 _DATE_ERROR = {"invalid": "Enter a date as YYYY-MM-DD (for example 2023-07-01)."}
 
 
@@ -89,7 +96,7 @@ class DocumentDetailsForm(forms.Form):
         for name, field in self.fields.items():
             if sources is not None and name != "title":
                 where = sources.get(name)
-                field.help_text = f"Read from the {where}" if where else "Not found in the file; type it if you know it"
+                field.help_text = _hint(where)
         from core.formatting import field_label
         from research.ingest.filing_meta import FORM_TYPES
 

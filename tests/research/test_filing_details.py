@@ -1,0 +1,176 @@
+"""Filing details proposed at upload, confirmed or corrected by the uploader — on the page (a
+confirmation step after the upload) and in the API (the upload response carries the proposals;
+PATCH on the document confirms or corrects them). Bad input names the field, writes nothing and
+keeps what was saved. Expected values are read by hand from the Apple 10-Q's cover and signature page."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from core.models import AuditEvent
+from research.models import Document
+from research.services import document_ingest
+from tests.research.pdfs import APPLE_10Q, COSTCO_Q3_RELEASE, EBAY_8K
+
+pytestmark = pytest.mark.django_db
+D = dt.date
+DETAILS = ("issuer", "doc_type", "fiscal_period", "period_start", "period_end", "doc_date")
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _details(document: Document) -> tuple[Any, ...]:
+    document.refresh_from_db()
+    return tuple(getattr(document, name) for name in DETAILS)
+
+
+APPLE = ("Apple Inc.", "10-Q", "Q3 FY2023", D(2023, 4, 2), D(2023, 7, 1), D(2023, 8, 3))
+
+
+def test_the_upload_page_proposes_the_cover_details_and_the_user_corrects_them(
+    analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = _client(analyst)
+    with django_capture_on_commit_callbacks(execute=False):
+        uploaded = client.post(
+            "/research/upload/",
+            {"files": [SimpleUploadedFile(APPLE_10Q.name, APPLE_10Q.read_bytes())], "visibility": "team"},
+        )
+    document = Document.objects.get(owner=analyst, filename=APPLE_10Q.name)
+    assert uploaded.status_code == 302 and uploaded["Location"] == f"/research/documents/details/?ids={document.pk}"
+    assert _details(document) == APPLE  # in use at once, before anyone confirms
+    page = client.get(uploaded["Location"]).content.decode()
+    prefix = f"d{document.pk}-"
+    assert f'name="{prefix}issuer" value="Apple Inc."' in page
+    assert re.search(r'<option value="10-Q" selected>10-Q</option>', page)
+    assert f'name="{prefix}fiscal_period" value="Q3 FY2023"' in page
+    assert (
+        f'name="{prefix}period_end" value="2023-07-01"' in page
+        and f'name="{prefix}doc_date" value="2023-08-03"' in page
+    )
+    assert page.count("Read from the cover page") == 4 and "Read from the signature page" in page
+    assert "Estimated from the period&#x27;s end" in page  # the start: the cover gives only the end
+    # The analyst corrects the filing date (EDGAR's filing date is the day after the signature).
+    form = {
+        f"{prefix}{k}": v
+        for k, v in zip(
+            DETAILS, ("Apple Inc.", "10-Q", "Q3 FY2023", "2023-04-02", "2023-07-01", "2023-08-04"), strict=True
+        )
+    }
+    form[f"{prefix}title"] = "Apple 10-Q Q3 FY2023"
+    saved = client.post(uploaded["Location"], form)
+    assert saved.status_code == 302 and saved["Location"] == "/research/"
+    assert _details(document) == (*APPLE[:5], D(2023, 8, 4)) and document.title == "Apple 10-Q Q3 FY2023"
+    event = AuditEvent.objects.get(action="document.details_update", subject_id=str(document.pk))
+    assert event.before == {"doc_date": "2023-08-03", "title": "APPLE 2023Q3 10Q"}
+    assert event.after == {"doc_date": "2023-08-04", "title": "Apple 10-Q Q3 FY2023"}
+
+
+def test_bad_details_on_the_page_name_the_field_and_change_nothing(
+    analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = _client(analyst)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(
+            "/research/upload/",
+            {
+                "files": [SimpleUploadedFile(n.name, n.read_bytes()) for n in (APPLE_10Q, COSTCO_Q3_RELEASE)],
+                "visibility": "team",
+            },
+        )
+    apple = Document.objects.get(filename=APPLE_10Q.name)
+    costco = Document.objects.get(filename=COSTCO_Q3_RELEASE.name)
+    url = f"/research/documents/details/?ids={apple.pk},{costco.pk}"
+    good = {f"d{costco.pk}-title": "Costco Q3", f"d{costco.pk}-issuer": "Costco"}
+    bad = {
+        f"d{apple.pk}-title": "Apple",
+        f"d{apple.pk}-doc_date": "3 Aug 2023 or so",
+        f"d{apple.pk}-period_start": "2023-07-01",
+        f"d{apple.pk}-period_end": "2023-04-02",
+    }
+    response = client.post(url, {**good, **bad})
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "Enter a date as YYYY-MM-DD (for example 2023-07-01)." in body
+    assert "The period cannot end before it starts." in body
+    assert 'value="3 Aug 2023 or so"' in body and 'value="Costco Q3"' in body  # what was typed is kept
+    assert _details(apple) == APPLE and apple.title == "APPLE 2023Q3 10Q"
+    assert _details(costco)[0] == "Costco Wholesale Corporation" and costco.title == "COSTCO 2023Q3 EARNINGS"
+    assert not AuditEvent.objects.filter(action="document.details_update").exists()
+
+
+def test_only_the_uploader_or_an_admin_changes_the_details(
+    analyst: Any, make_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False):
+        _client(analyst).post(
+            "/research/upload/",
+            {"files": [SimpleUploadedFile(EBAY_8K.name, EBAY_8K.read_bytes())], "visibility": "team"},
+        )
+    document = Document.objects.get(filename=EBAY_8K.name)
+    other = _client(make_user("analyst"))
+    page = other.get(f"/research/documents/details/?ids={document.pk}")
+    assert page.status_code == 302 and page["Location"] == "/research/"
+    api = other.patch(
+        f"/api/v1/research/documents/{document.pk}", {"issuer": "Not eBay"}, content_type="application/json"
+    )
+    assert api.status_code == 403 and "owner" in api.json()["detail"]
+    assert _details(document)[:2] == ("eBay Inc.", "8-K")
+
+
+def test_the_api_upload_returns_the_proposals_and_patch_confirms_or_corrects_them(
+    analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = _client(analyst)
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(
+            "/api/v1/research/documents",
+            {"files": [SimpleUploadedFile(APPLE_10Q.name, APPLE_10Q.read_bytes())], "issuer": "Apple"},
+        )
+    assert response.status_code == 201
+    created = response.json()["created"][0]
+    assert created["proposed"]["issuer"] == "Apple Inc." and created["issuer"] == "Apple"  # what the client sent wins
+    assert {k: created[k] for k in DETAILS[1:]} == {
+        "doc_type": "10-Q",
+        "fiscal_period": "Q3 FY2023",
+        "period_start": "2023-04-02",
+        "period_end": "2023-07-01",
+        "doc_date": "2023-08-03",
+    }
+    assert created["proposed"]["sources"]["doc_date"] == "signature page"
+    url = f"/api/v1/research/documents/{created['id']}"
+    confirmed = client.patch(url, {"issuer": "Apple Inc."}, content_type="application/json")
+    assert confirmed.status_code == 200 and confirmed.json()["issuer"] == "Apple Inc."
+    unreadable = client.patch(url, {"doc_date": "03/08/2023"}, content_type="application/json")
+    assert unreadable.status_code == 400 and "doc_date" in unreadable.json()
+    backwards = client.patch(url, {"period_end": "2023-01-31"}, content_type="application/json")
+    assert backwards.status_code == 400
+    assert backwards.json() == {"period_end": ["The period cannot end before it starts."]}
+    document = Document.objects.get(pk=created["id"])
+    assert _details(document) == APPLE
+    # Ingestion keeps the confirmed details (the 10-Q is not a series called "apple q q").
+    document = document_ingest(document_id=document.pk)
+    assert document.status == "done" and _details(document) == APPLE
+
+
+def test_the_schema_documents_the_proposals_and_the_correction(analyst: Any) -> None:
+    schema = _client(analyst).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    document = schema["paths"]["/api/v1/research/documents/{document_id}"]
+    assert "patch" in document
+    body = document["patch"]["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert {"issuer", "doc_type", "fiscal_period", "period_start", "period_end", "doc_date"} <= set(
+        schema["components"]["schemas"][body]["properties"]
+    )
+    uploaded = schema["components"]["schemas"]["UploadedDocument"]["properties"]
+    assert uploaded["proposed"]["allOf"][0]["$ref"].endswith("/ProposedDetails") or "$ref" in uploaded["proposed"]
+    assert "sources" in schema["components"]["schemas"]["ProposedDetails"]["properties"]
