@@ -184,7 +184,9 @@ def document_details(request: HttpRequest) -> HttpResponse:
     forms = _details_forms(request, documents)
     if request.method == "POST" and all(f.is_valid() for f in forms):
         for document, form in zip(documents, forms, strict=True):
-            document_details_update(user=request.user, document=document, changes=form.cleaned_data, request=request)
+            # Only what the user changed: ingestion may have filled a field since the page was shown.
+            changes = {name: form.cleaned_data[name] for name in form.changed_data}
+            document_details_update(user=request.user, document=document, changes=changes, request=request)
         request.session.pop(_PROPOSALS_KEY, None)
         names = ", ".join(f"“{d.title}”" for d in documents[:3]) + (" …" if len(documents) > 3 else "")
         messages.success(request, f"Details saved for {names}.")
