@@ -70,7 +70,7 @@ class DocumentDetailsForm(forms.Form):
     """One document's details on the confirmation page after an upload (prefilled with what was
     read from its cover) — or later, from the document's page."""
 
-    title = forms.CharField(max_length=300, help_text="From the file name unless you gave one")
+    title = forms.CharField(max_length=300)
     issuer = forms.CharField(max_length=200, required=False, label="Company")
     doc_type = forms.ChoiceField(required=False, label="Form or type")
     fiscal_period = forms.CharField(max_length=20, required=False, label="Fiscal period")
@@ -93,6 +93,8 @@ class DocumentDetailsForm(forms.Form):
         """``types``: the library's document types, offered beside the filing forms; ``sources``:
         where the upload read each field (shown under it; ``None`` when the form is not an upload's)."""
         super().__init__(*args, **kwargs)
+        if sources is not None:
+            self.fields["title"].help_text = "From the file name unless you gave one"
         for name, field in self.fields.items():
             if sources is not None and name != "title":
                 where = sources.get(name)

@@ -193,7 +193,10 @@ def document_details(request: HttpRequest) -> HttpResponse:
         return redirect("research:index")
     rows = list(zip(documents, forms, strict=True))
     status = 400 if request.method == "POST" else 200
-    return render(request, "research/document_details.html", {"rows": rows, "ids": request.GET["ids"]}, status=status)
+    proposals = request.session.get(_PROPOSALS_KEY, {})
+    after_upload = any(str(d.pk) in proposals for d in documents)
+    context = {"rows": rows, "ids": request.GET["ids"], "invalid": status == 400, "after_upload": after_upload}
+    return render(request, "research/document_details.html", context, status=status)
 
 
 @area_required("research")
