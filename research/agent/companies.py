@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from research.agent.periods import MONTH_YEAR_RE
+from research.ingest.filing_meta import ORDINALS as _ORDINALS
 from research.ingest.metadata import DATE_RE, first_date
 
 if TYPE_CHECKING:
@@ -66,7 +67,6 @@ _GENERIC_FIRST = frozenset(
         "federal",
     ]
 )
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _YEAR = r"(?:FY\s*|fiscal(?:\s+year)?\s+)?'?((?:19|20)?\d{2})"
 _QUARTER_ASKED = re.compile(
     rf"\bQ([1-4])\s*(?:of\s+)?{_YEAR}\b|\b(first|second|third|fourth)[- ]quarter(?:\s+of)?\s*{_YEAR}\b"
@@ -207,3 +207,35 @@ def fiscal_matches(doc: LibDoc, ask: FiscalAsk) -> bool:
         wanted = {f"Q{ask.quarter} FY{ask.year}"} | ({f"FY{ask.year}"} if ask.quarter == 4 else set())
         return doc.fiscal_period in wanted
     return bool(doc.period_end and _calendar_quarter(doc.period_end) == (ask.quarter, ask.year))
+
+
+def _order(year: int, quarter: int) -> tuple[int, int]:
+    return (year, quarter or 4)  # a fiscal year sorts with its fourth quarter
+
+
+def doc_order(doc: LibDoc) -> tuple[int, int] | None:
+    """Where a filing sits among its company's fiscal periods: (fiscal year, quarter)."""
+    if match := re.fullmatch(r"(?:Q([1-4]) )?FY(\d{4})", doc.fiscal_period):
+        return _order(int(match.group(2)), int(match.group(1) or 0))
+    day = doc.period_end or doc.doc_date
+    return _calendar_quarter(day)[::-1] if day else None
+
+
+def ask_order(ask: FiscalAsk) -> tuple[int, int] | None:
+    if ask.kind == "ended":
+        return _calendar_quarter(ask.day)[::-1] if ask.day else None
+    return _order(ask.year, ask.quarter if ask.kind == "quarter" else 0)
+
+
+def nearest_filings(u_issuers: list[str], asks: list[FiscalAsk], library: list[LibDoc]) -> tuple[LibDoc | None, ...]:
+    """The named companies' filings just before and just after the fiscal periods asked."""
+    wanted = [o for o in (ask_order(a) for a in asks) if o]
+    placed = [(o, d) for d in library if d.issuer in u_issuers and (o := doc_order(d))]
+    if not wanted or not placed:
+        return None, None
+    before = [p for p in placed if p[0] < min(wanted)]
+    after = [p for p in placed if p[0] > max(wanted)]
+    return (
+        max(before, key=lambda p: p[0])[1] if before else None,
+        min(after, key=lambda p: p[0])[1] if after else None,
+    )

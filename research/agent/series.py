@@ -131,6 +131,12 @@ def no_document_info(u: Understanding, library: list[LibDoc]) -> dict[str, objec
     info: dict[str, object] = {"asked": asked, "mine": u.mine, "family": "", "before": None, "after": None}
     if u.doc_types:
         info["family"] = family_name(u.doc_types[0], library)
+    if u.issuers and u.fiscal and not u.doc_periods:
+        from research.agent.companies import nearest_filings
+
+        for side, doc in zip(("before", "after"), nearest_filings(u.issuers, u.fiscal, library), strict=True):
+            info[side] = {"id": doc.id, "title": doc.title} if doc else None
+        return info
     if u.doc_periods and family:
         first, last = u.doc_periods[0].start, u.doc_periods[-1].end
         before = [d for d in family if d.start and d.start < first]

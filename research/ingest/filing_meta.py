@@ -64,7 +64,7 @@ _DATE_OF_REPORT = re.compile(rf"Date of Report[^:]{{0,60}}:\s*(?P<date>{_DATE})"
 _SIGNED = re.compile(r"duly\s+caused\s+this\s+(?:report|amendment)\b[^.]{0,40}?to\s+be\s+signed", re.I)
 _DATE_LINE = re.compile(rf"\bDate[d]?\s*:?\s*(?P<date>{_DATE})")
 _NUMERIC_DATE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/((?:19|20)\d{2})(?![\d/])")
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _QUARTER_WORDS = re.compile(
     r"\b(first|second|third|fourth)[- ]quarter\b[^.]{0,80}?\b(?:fiscal(?:\s+year)?\s*|FY\s*)?((?:19|20)\d{2})\b", re.I
 )
@@ -166,7 +166,7 @@ def _add_months(day: dt.date, months: int) -> dt.date:
 
 
 def _explicit_quarter(text: str) -> tuple[int, int] | None:
-    found = [(m.start(), _ORDINAL[m.group(1).lower()], int(m.group(2))) for m in _QUARTER_WORDS.finditer(text)]
+    found = [(m.start(), ORDINALS[m.group(1).lower()], int(m.group(2))) for m in _QUARTER_WORDS.finditer(text)]
     found += [(m.start(), int(m.group(1)), int(m.group(2))) for m in _QUARTER_SHORT.finditer(text)]
     if not found:
         return None

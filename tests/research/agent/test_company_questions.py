@@ -160,3 +160,21 @@ def test_a_question_naming_no_company_is_understood_as_before(question: str) -> 
         docs_before is None,
         [d.id for d in docs_before or []],
     )
+
+
+def test_a_missing_period_names_the_company_s_nearest_filings() -> None:
+    from research.agent.series import no_document_info
+
+    apple = understand("What was Apple's Q3 2024 revenue?", LIBRARY)
+    assert no_document_info(apple, LIBRARY) == {
+        "asked": "Apple Inc., Q3 FY2024",
+        "mine": False,
+        "family": "",
+        "before": {"id": 2, "title": "APPLE 2023Q3 10Q"},
+        "after": None,
+    }
+    ebay = understand("eBay's revenue in Q4 2022", LIBRARY)
+    info = no_document_info(ebay, LIBRARY)
+    assert (info["before"], info["after"]["id"]) == (None, 1)  # its 8-K of 7 Feb 2023 comes first
+    later = no_document_info(understand("eBay's revenue in Q4 2023", LIBRARY), LIBRARY)
+    assert (later["before"], later["after"]) == ({"id": 6, "title": "EBAY 2023Q2 10Q"}, None)
