@@ -71,7 +71,7 @@ class DocumentDetailsForm(forms.Form):
     read from its cover) — or later, from the document's page."""
 
     title = forms.CharField(max_length=300)
-    issuer = forms.CharField(max_length=200, required=False, label="Company")
+    issuer = forms.CharField(max_length=200, required=False, label="Company or issuer")
     doc_type = forms.ChoiceField(required=False, label="Form or type")
     fiscal_period = forms.CharField(max_length=20, required=False, label="Fiscal period")
     period_start = forms.DateField(
