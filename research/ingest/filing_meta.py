@@ -34,6 +34,7 @@ from research.ingest.metadata import DATE_RE, first_date
 
 EARNINGS_RELEASE = "earnings_release"
 PRESS_RELEASE = "press_release"
+SIGNED_FORMS = ("10-K", "10-Q", "20-F", "40-F")  # filing date = the signature's, on a page far from the cover
 FORM_TYPES = ("10-K", "10-Q", "8-K", "20-F", "40-F", "6-K", EARNINGS_RELEASE, PRESS_RELEASE)
 COVER = "cover page"
 SIGNATURE = "signature page"
@@ -198,7 +199,8 @@ def _months_before(end: dt.date, months: int) -> dt.date:
     return _add_months(end, -months) + dt.timedelta(days=1)
 
 
-def _signature_date(pages: Sequence[str]) -> dt.date | None:
+def signature_date(pages: Sequence[str]) -> dt.date | None:
+    """The date under "… has duly caused this report to be signed …" on the first page that has it."""
     for page in pages:
         signed = _SIGNED.search(page)
         if signed and (date := _DATE_LINE.search(page, signed.end())):
@@ -302,7 +304,7 @@ def _read_date(meta: FilingMeta, pages: Sequence[str], head: str) -> None:
     elif meta.form_type in ("8-K", "6-K"):
         meta.filed = _to_date(_DATE_OF_REPORT.search(head))
     else:
-        meta.filed = _signature_date(pages)
+        meta.filed = signature_date(pages)
         if meta.filed:
             meta.sources["doc_date"] = SIGNATURE
             return

@@ -9,9 +9,11 @@ repeated on most pages (running headers/footers) are removed before chunking.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -313,14 +315,17 @@ def parse(kind: str, data: bytes, *, name: str = "") -> list[Page]:
 def pdf_texts(data: bytes, *, name: str = "", limit: int = 600) -> list[str]:
     """The raw text of each of the first ``limit`` pages, as PDFium extracts it (running headers
     and footers kept: a filing's footer names its quarter). :class:`ParseError` as :func:`parse`."""
+    return list(itertools.islice(iter_pdf_texts(data, name=name), limit))
+
+
+def iter_pdf_texts(data: bytes, *, name: str = "", start: int = 0) -> Iterator[str]:
+    """The raw text of each page from ``start`` on, read one page at a time (stop early for less)."""
     pdf = _open_pdf(data, name)
     try:
-        texts = []
-        for index in range(min(len(pdf), limit)):
+        for index in range(start, len(pdf)):
             textpage = pdf[index].get_textpage()
-            texts.append(textpage.get_text_range())
+            yield textpage.get_text_range()
             textpage.close()
-        return texts
     finally:
         pdf.close()
 

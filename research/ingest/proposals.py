@@ -8,8 +8,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from research.ingest.filing_meta import detect_filing
-from research.ingest.parsers import ParseError, pdf_texts
+from research.ingest.filing_meta import SIGNATURE, SIGNED_FORMS, detect_filing, signature_date
+from research.ingest.parsers import ParseError, iter_pdf_texts, pdf_texts
 
 # The Document fields a proposal may fill, in the order a form shows them.
 FIELDS = ("issuer", "doc_type", "fiscal_period", "period_start", "period_end", "doc_date")
@@ -33,9 +33,12 @@ class Proposal:
         return out
 
 
+COVER_PAGES = 12  # the cover, a 10-Q's first statements, a release's dateline
+
+
 def _texts(kind: str, data: bytes, name: str) -> list[str]:
     if kind == "pdf":
-        return pdf_texts(data, name=name)
+        return pdf_texts(data, name=name, limit=COVER_PAGES)
     if kind in ("text", "markdown", "html"):
         return data.decode("utf-8", errors="replace").split("\f")
     return []
@@ -46,9 +49,15 @@ def propose(kind: str, data: bytes, filename: str) -> Proposal:
     cannot be read here — the ingestion reports that with its reason)."""
     try:
         texts = _texts(kind, data, filename)
+        meta = detect_filing(texts, filename)
+        if meta.form_type in SIGNED_FORMS and meta.filed is None and kind == "pdf" and len(texts) == COVER_PAGES:
+            # The signature page sits after the statements: read on, one page at a time, to it.
+            rest = iter_pdf_texts(data, name=filename, start=COVER_PAGES)
+            meta.filed = next((day for page in rest if (day := signature_date([page]))), None)
+            if meta.filed:
+                meta.sources["doc_date"] = SIGNATURE
     except ParseError:
         return Proposal()
-    meta = detect_filing(texts, filename)
     sources = dict(meta.sources)
     if "doc_date" in sources and meta.filed is None:
         sources.pop("doc_date")
