@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research.ingest.filing_meta import SIGNATURE, SIGNED_FORMS, detect_filing, signature_date
-from research.ingest.parsers import ParseError, iter_pdf_texts, pdf_texts
+from research.ingest.parsers import ParseError, iter_pdf_texts, parse_html, pdf_texts
 
 # The Document fields a proposal may fill, in the order a form shows them.
 FIELDS = ("issuer", "doc_type", "fiscal_period", "period_start", "period_end", "doc_date")
@@ -39,7 +39,9 @@ COVER_PAGES = 12  # the cover, a 10-Q's first statements, a release's dateline
 def _texts(kind: str, data: bytes, name: str) -> list[str]:
     if kind == "pdf":
         return pdf_texts(data, name=name, limit=COVER_PAGES)
-    if kind in ("text", "markdown", "html"):
+    if kind == "html":  # an EDGAR filing saved as HTML: its visible text, block by block
+        return ["\n".join(line for page in parse_html(data) for line in page.lines)]
+    if kind in ("text", "markdown"):
         return data.decode("utf-8", errors="replace").split("\f")
     return []
 

@@ -182,3 +182,37 @@ def test_all_twenty_shared_filings() -> None:
             wrong[stem] = got
     assert wrong == {}
     assert len(ALL_TWENTY) == len(list(SHARED.glob("*.pdf"))) == 20
+
+
+def test_an_html_filing_cover_of_another_company_is_read_the_same_way() -> None:
+    """A made-up registrant in EDGAR's HTML layout: nothing in the reader knows a company."""
+    cover = b"""<html><body>
+    <p>UNITED STATES</p><p>SECURITIES AND EXCHANGE COMMISSION</p><p>Washington, D.C. 20549</p>
+    <p><b>FORM 10-K</b></p>
+    <p>&#9746; ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934</p>
+    <p>For the fiscal year ended September&nbsp;30, 2024</p>
+    <table><tr><td>NORTHWIND TRADERS HOLDINGS, INC.</td></tr>
+    <tr><td>(Exact name of registrant as specified in its charter)</td></tr></table>
+    <p>Northwind Traders Holdings, Inc. sells tea.</p>
+    <h2>SIGNATURES</h2>
+    <p>Pursuant to the requirements of Section 13 or 15(d) of the Securities Exchange Act of 1934, the
+    registrant has duly caused this report to be signed on its behalf by the undersigned.</p>
+    <p>Date: November 14, 2024</p>
+    </body></html>"""
+    proposal = propose("html", cover, "10k.html")
+    assert proposal.as_dict() == {
+        "issuer": "Northwind Traders Holdings, Inc.",
+        "doc_type": "10-K",
+        "fiscal_period": "FY2024",
+        "period_start": "2023-10-01",
+        "period_end": "2024-09-30",
+        "doc_date": "2024-11-14",
+        "sources": {
+            "issuer": "cover page",
+            "doc_type": "cover page",
+            "fiscal_period": "cover page",
+            "period_start": "estimated from the period's end",
+            "period_end": "cover page",
+            "doc_date": "signature page",
+        },
+    }
