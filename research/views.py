@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -171,6 +173,24 @@ def _details_forms(request: HttpRequest, documents: list[Document]) -> list[Docu
     return forms
 
 
+def _details_saved(request: HttpRequest, documents: list[Document], forms: list[DocumentDetailsForm]) -> bool:
+    """Write every document's changes in one transaction; a refusal by the service (an over-long
+    type, a period another request made inconsistent) goes onto its form and writes nothing."""
+    try:
+        with transaction.atomic():
+            for index, (document, form) in enumerate(zip(documents, forms, strict=True)):
+                # Only what the user changed: ingestion may have filled a field since the page was shown.
+                changes = {name: form.cleaned_data[name] for name in form.changed_data}
+                documents[index] = document_details_update(
+                    user=request.user, document=document, changes=changes, request=request
+                )
+    except ValidationError as exc:
+        for name, errors in exc.message_dict.items():
+            forms[index].add_error(name if name in forms[index].fields else None, errors)
+        return False
+    return True
+
+
 @area_required("research")
 @require_http_methods(["GET", "POST"])
 def document_details(request: HttpRequest) -> HttpResponse:
@@ -182,11 +202,7 @@ def document_details(request: HttpRequest) -> HttpResponse:
         messages.error(request, "There is no document of yours to confirm here.")
         return redirect("research:index")
     forms = _details_forms(request, documents)
-    if request.method == "POST" and all(f.is_valid() for f in forms):
-        for document, form in zip(documents, forms, strict=True):
-            # Only what the user changed: ingestion may have filled a field since the page was shown.
-            changes = {name: form.cleaned_data[name] for name in form.changed_data}
-            document_details_update(user=request.user, document=document, changes=changes, request=request)
+    if request.method == "POST" and all(f.is_valid() for f in forms) and _details_saved(request, documents, forms):
         request.session.pop(_PROPOSALS_KEY, None)
         names = ", ".join(f"“{d.title}”" for d in documents[:3]) + (" …" if len(documents) > 3 else "")
         messages.success(request, f"Details saved for {names}.")

@@ -14,6 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from core.models import AuditEvent
+from research.ingest.filing_meta import EARNINGS_RELEASE
 from research.models import Document
 from research.services import document_ingest
 from tests.research.pdfs import APPLE_10Q, COSTCO_Q3_RELEASE, EBAY_8K
@@ -174,3 +175,30 @@ def test_the_schema_documents_the_proposals_and_the_correction(analyst: Any) -> 
     uploaded = schema["components"]["schemas"]["UploadedDocument"]["properties"]
     assert uploaded["proposed"]["allOf"][0]["$ref"].endswith("/ProposedDetails") or "$ref" in uploaded["proposed"]
     assert "sources" in schema["components"]["schemas"]["ProposedDetails"]["properties"]
+
+
+def test_a_refusal_by_the_service_shows_on_the_page_and_writes_nothing(
+    analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client = _client(analyst)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(
+            "/research/upload/",
+            {
+                "files": [SimpleUploadedFile(n.name, n.read_bytes()) for n in (EBAY_8K, COSTCO_Q3_RELEASE)],
+                "visibility": "team",
+            },
+        )
+    ebay, costco = (Document.objects.get(filename=n.name) for n in (EBAY_8K, COSTCO_Q3_RELEASE))
+    form = {
+        f"d{ebay.pk}-title": "eBay 8-K, 7 Feb 2023",  # valid, and first: must not be written either
+        f"d{costco.pk}-title": "Costco",
+        f"d{costco.pk}-doc_type": "x" * 61,  # a type typed past the 60 characters a type may have
+    }
+    response = client.post(f"/research/documents/details/?ids={ebay.pk},{costco.pk}", form)
+    assert response.status_code == 400
+    assert "At most 60 characters (this has 61)." in response.content.decode()
+    ebay.refresh_from_db()
+    costco.refresh_from_db()
+    assert (ebay.title, costco.title, costco.doc_type) == ("EBAY 2023Q1 8K", "COSTCO 2023Q3 EARNINGS", EARNINGS_RELEASE)
+    assert not AuditEvent.objects.filter(action="document.details_update").exists()
