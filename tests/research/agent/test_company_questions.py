@@ -175,6 +175,6 @@ def test_a_missing_period_names_the_company_s_nearest_filings() -> None:
     }
     ebay = understand("eBay's revenue in Q4 2022", LIBRARY)
     info = no_document_info(ebay, LIBRARY)
-    assert (info["before"], info["after"]["id"]) == (None, 1)  # its 8-K of 7 Feb 2023 comes first
+    assert (info["before"], info["after"]) == (None, {"id": 1, "title": "EBAY 2023Q1 8K"})  # its 8-K of 7 Feb 2023
     later = no_document_info(understand("eBay's revenue in Q4 2023", LIBRARY), LIBRARY)
     assert (later["before"], later["after"]) == ({"id": 6, "title": "EBAY 2023Q2 10Q"}, None)
