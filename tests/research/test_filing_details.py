@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,15 @@ def _client(user: Any) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def _upload_on_page(client: Client, on_commit: Any, *paths: Path) -> Any:
+    """Upload ``paths`` from the library page (ingestion is not run)."""
+    with on_commit(execute=False):
+        return client.post(
+            "/research/upload/",
+            {"files": [SimpleUploadedFile(p.name, p.read_bytes()) for p in paths], "visibility": "team"},
+        )
 
 
 def _details(document: Document) -> tuple[Any, ...]:
@@ -81,14 +91,7 @@ def test_bad_details_on_the_page_name_the_field_and_change_nothing(
     analyst: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     client = _client(analyst)
-    with django_capture_on_commit_callbacks(execute=False):
-        client.post(
-            "/research/upload/",
-            {
-                "files": [SimpleUploadedFile(n.name, n.read_bytes()) for n in (APPLE_10Q, COSTCO_Q3_RELEASE)],
-                "visibility": "team",
-            },
-        )
+    _upload_on_page(client, django_capture_on_commit_callbacks, APPLE_10Q, COSTCO_Q3_RELEASE)
     apple = Document.objects.get(filename=APPLE_10Q.name)
     costco = Document.objects.get(filename=COSTCO_Q3_RELEASE.name)
     url = f"/research/documents/details/?ids={apple.pk},{costco.pk}"
@@ -181,14 +184,7 @@ def test_a_refusal_by_the_service_shows_on_the_page_and_writes_nothing(
     analyst: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     client = _client(analyst)
-    with django_capture_on_commit_callbacks(execute=False):
-        client.post(
-            "/research/upload/",
-            {
-                "files": [SimpleUploadedFile(n.name, n.read_bytes()) for n in (EBAY_8K, COSTCO_Q3_RELEASE)],
-                "visibility": "team",
-            },
-        )
+    _upload_on_page(client, django_capture_on_commit_callbacks, EBAY_8K, COSTCO_Q3_RELEASE)
     ebay, costco = (Document.objects.get(filename=n.name) for n in (EBAY_8K, COSTCO_Q3_RELEASE))
     form = {
         f"d{ebay.pk}-title": "eBay 8-K, 7 Feb 2023",  # valid, and first: must not be written either
