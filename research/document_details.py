@@ -77,3 +77,32 @@ def document_details_update(
 
 def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, dt.date) else value
+
+
+def document_details_fill(
+    *, user: Any, document: Document, apply: bool = True, request: HttpRequest | None = None
+) -> dict[str, Any]:
+    """Read ``document``'s own file again (research/ingest/proposals.py) and set the details it
+    lacks — for documents uploaded before their covers were read: an empty company or period, and a
+    type that was only guessed from the file name ("apple_q_q" for APPLE_2023Q3_10Q.pdf) when the
+    cover names the form. Never overwrites what someone typed. Returns the changes (audited;
+    with ``apply=False`` only returned)."""
+    from research.ingest.metadata import series_key
+    from research.ingest.proposals import FIELDS, propose
+
+    if document.kind == Document.Kind.PAGES:
+        return {}  # extracted text of the shipped corpus: its details come from its manifest
+    with document.file.open("rb") as handle:
+        proposal = propose(document.kind, handle.read(), document.filename)
+    changes: dict[str, Any] = {}
+    guessed_type = document.doc_type == series_key(document.filename)
+    for name in FIELDS:
+        value, current = getattr(proposal, name), getattr(document, name)
+        if value and (not current or (name == "doc_type" and guessed_type)) and value != current:
+            changes[name] = value
+    if ("period_start" in changes) != ("period_end" in changes):  # a period is set whole or not at all
+        changes.pop("period_start", None)
+        changes.pop("period_end", None)
+    if changes and apply:
+        document_details_update(user=user, document=document, changes=changes, request=request)
+    return changes

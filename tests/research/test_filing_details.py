@@ -198,3 +198,38 @@ def test_a_refusal_by_the_service_shows_on_the_page_and_writes_nothing(
     costco.refresh_from_db()
     assert (ebay.title, costco.title, costco.doc_type) == ("EBAY 2023Q1 8K", "COSTCO 2023Q3 EARNINGS", EARNINGS_RELEASE)
     assert not AuditEvent.objects.filter(action="document.details_update").exists()
+
+
+def test_documents_uploaded_before_covers_were_read_get_their_details_once_an_admin_asks(
+    analyst: Any, admin_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    import io
+
+    from django.core.management import CommandError, call_command
+
+    from research.services import UploadFile, document_upload
+
+    with django_capture_on_commit_callbacks(execute=False):
+        result = document_upload(
+            user=analyst, files=[UploadFile(name=n.name, data=n.read_bytes()) for n in (APPLE_10Q, EBAY_8K)]
+        )
+    apple, ebay = result.created
+    # As such uploads were stored before: a type guessed from the file name, nothing else read.
+    Document.objects.filter(pk=apple.pk).update(
+        doc_type="apple_q_q", issuer="", fiscal_period="", period_start=None, period_end=None, doc_date=None
+    )
+    Document.objects.filter(pk=ebay.pk).update(issuer="eBay (typed by the analyst)", doc_type="ebay_q_k")
+    with pytest.raises(CommandError, match="is not an admin account"):
+        call_command("documents_fill_details", "--as", analyst.email)
+    dry = io.StringIO()
+    call_command("documents_fill_details", "--as", admin_user.email, "--dry-run", stdout=dry)
+    assert "2 document(s) would be updated." in dry.getvalue() and _details(apple)[1] == "apple_q_q"
+    out = io.StringIO()
+    call_command("documents_fill_details", "--as", admin_user.email, stdout=out)
+    assert _details(apple) == APPLE
+    assert _details(ebay)[:2] == ("eBay (typed by the analyst)", "8-K")  # what was typed stays
+    assert "APPLE_2023Q3_10Q.pdf: issuer: Apple Inc., doc_type: 10-Q" in out.getvalue()
+    assert AuditEvent.objects.filter(action="document.details_update", actor=admin_user).count() == 2
+    again = io.StringIO()
+    call_command("documents_fill_details", "--as", admin_user.email, stdout=again)
+    assert again.getvalue().strip() == "0 document(s) updated."
