@@ -73,7 +73,7 @@ _QUARTER_SHORT = re.compile(r"\bQ([1-4])\s*(?:FY\s*|fiscal\s+)?'?((?:19|20)\d{2}
 _RELEASE_ENDED = re.compile(
     rf"\b(first|second|third|fourth)[- ]quarter\b[^.]{{0,120}}?\bended\s+(?P<date>{_DATE})", re.I
 )
-_WEEKS = re.compile(r"\((twelve|thirteen|sixteen|twelve|fourteen|12|13|14|16|seventeen|17)\s+weeks\)", re.I)
+_WEEKS = re.compile(r"\((twelve|thirteen|fourteen|sixteen|seventeen|12|13|14|16|17)\s+weeks\)", re.I)
 _WEEK_WORDS = {"twelve": 12, "thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17}
 _MONTHS_ENDED = re.compile(r"\b(three|six|nine)\s+months\s+ended\b", re.I)
 _STRUCTURED_NAME = re.compile(
@@ -94,10 +94,6 @@ class FilingMeta:
     fiscal_period: str = ""
     filed: dt.date | None = None
     sources: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def found(self) -> bool:
-        return bool(self.form_type or self.issuer)
 
 
 def _to_date(match: re.Match[str] | None) -> dt.date | None:
