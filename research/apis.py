@@ -16,8 +16,15 @@ from rest_framework.views import APIView
 
 from core.roles import HasArea
 from core.tools import call_tool
+from research.document_details import document_details_update
 from research.selectors import document_get, document_list
-from research.serializers import DocumentSerializer, DocumentUploadResultSerializer, DocumentUploadSerializer
+from research.serializers import (
+    DocumentDetailsSerializer,
+    DocumentSerializer,
+    DocumentUploadResultSerializer,
+    DocumentUploadSerializer,
+    UploadedDocumentSerializer,
+)
 from research.services import UploadFile, document_delete, document_upload
 
 _permissions = [HasArea.for_area("research")]
@@ -56,7 +63,17 @@ class DocumentListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         raw: Any = request.data  # a QueryDict for multipart bodies
-        keys = ("title", "issuer", "doc_type", "doc_date", "period_start", "period_end", "tags", "visibility")
+        keys = (
+            "title",
+            "issuer",
+            "doc_type",
+            "doc_date",
+            "period_start",
+            "period_end",
+            "fiscal_period",
+            "tags",
+            "visibility",
+        )
         fields = {key: raw.get(key) for key in keys}
         fields = {key: value for key, value in fields.items() if value is not None}
         payload = DocumentUploadSerializer(data={**fields, "files": request.FILES.getlist("files")})
@@ -76,11 +93,14 @@ class DocumentListCreateApi(APIView):
             doc_date=data["doc_date"],
             period_start=data["period_start"],
             period_end=data["period_end"],
+            fiscal_period=data["fiscal_period"],
             tags=data["tags"].split(","),
             request=request._request,
         )
         body = {
-            "created": DocumentSerializer(result.created, many=True).data,
+            "created": UploadedDocumentSerializer(
+                result.created, many=True, context={"proposals": result.proposals}
+            ).data,
             "duplicates": DocumentSerializer(result.duplicates, many=True).data,
             "rejected": [{"filename": name, "reason": reason} for name, reason in result.rejected],
         }
@@ -115,6 +135,29 @@ class DocumentDetailApi(APIView):
         except DjangoPermissionDenied as exc:
             raise PermissionDenied(str(exc)) from exc
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        request=DocumentDetailsSerializer,
+        responses={
+            200: DocumentSerializer,
+            400: OpenApiResponse(description="A field is not valid (each named with its reason); nothing was changed"),
+            403: OpenApiResponse(description="Not the owner (or a reference document and not an admin)"),
+            404: OpenApiResponse(description="No such document"),
+        },
+        description="Confirm or correct a document's details — those proposed at upload from its cover "
+        "page (company, form, fiscal period, period, filing date) or any other. Send only the fields to change.",
+    )
+    def patch(self, request: Request, document_id: int) -> Response:
+        document = self._get(request, document_id)
+        payload = DocumentDetailsSerializer(data=request.data, partial=True)
+        payload.is_valid(raise_exception=True)
+        try:
+            updated = document_details_update(
+                user=request.user, document=document, changes=dict(payload.validated_data), request=request._request
+            )
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        return Response(DocumentSerializer(updated).data)
 
     @staticmethod
     def _get(request: Request, document_id: int) -> Any:

@@ -125,12 +125,24 @@ def highlight(text: str, query: str) -> SafeString:
 
 def document_index(*, user: Any) -> list[dict[str, Any]]:
     """Every ready document the user may see, as the fields question understanding reads: type,
-    title, dates and period, file name, and whether the user uploaded it (one small query)."""
+    title, dates and period, file name, company and fiscal period, and whether the user uploaded it
+    (one small query)."""
     rows = (
         Document.objects.visible_to(user)
         .filter(status=Document.Status.DONE)
         .order_by("id")
-        .values("id", "doc_type", "title", "doc_date", "period_start", "period_end", "owner_id", "filename")
+        .values(
+            "id",
+            "doc_type",
+            "title",
+            "doc_date",
+            "period_start",
+            "period_end",
+            "owner_id",
+            "filename",
+            "issuer",
+            "fiscal_period",
+        )
     )
     return [
         {
@@ -142,6 +154,8 @@ def document_index(*, user: Any) -> list[dict[str, Any]]:
             "period_end": row["period_end"],
             "filename": row["filename"],
             "mine": row["owner_id"] == user.pk,
+            "issuer": row["issuer"],
+            "fiscal_period": row["fiscal_period"],
         }
         for row in rows
     ]

@@ -23,6 +23,8 @@ from core.audit import audit_record
 from core.roles import can_access
 from core.tasks import enqueue
 from research.ingest.parsers import ParseError, check_pdf_opens, sniff
+from research.ingest.proposals import Proposal, propose
+from research.ingest.proposals import apply as apply_proposal
 from research.models import Chunk, Document
 from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
 
@@ -56,6 +58,7 @@ class UploadResult:
     created: list[Document] = field(default_factory=list)
     duplicates: list[Document] = field(default_factory=list)  # same bytes already in the library
     rejected: list[tuple[str, str]] = field(default_factory=list)  # (file name, reason)
+    proposals: dict[int, Proposal] = field(default_factory=dict)  # document id → details read from it
 
 
 def _title_from_filename(name: str) -> str:
@@ -83,6 +86,7 @@ def document_upload(
     doc_date: dt.date | None = None,
     period_start: dt.date | None = None,
     period_end: dt.date | None = None,
+    fiscal_period: str = "",
     tags: Iterable[str] = (),
     source_url: str = "",
     request: HttpRequest | None = None,
@@ -93,7 +97,9 @@ def document_upload(
     its extension, encrypted or damaged PDF) is reported with its reason and the others go on.
     Bytes already in the library as a document the user can see — their own, or a team document
     uploaded by someone else — are not stored again: the upload links to that document (reported
-    as a duplicate), so search never holds the same passages twice.
+    as a duplicate), so search never holds the same passages twice. What a file's cover says (its
+    company, form, fiscal period, dates: research/ingest/proposals.py) fills what the uploader left
+    empty, and is reported in ``proposals`` for them to confirm or correct.
     """
     if not can_access(user, "research"):
         raise PermissionDenied("Your role does not give access to Research.")
@@ -110,6 +116,7 @@ def document_upload(
         "doc_date": doc_date,
         "period_start": period_start,
         "period_end": period_end or period_start,
+        "fiscal_period": fiscal_period.strip()[:20],
         "tags": sorted({t.strip().lower()[:40] for t in tags if t and t.strip()}),
         "source_url": source_url[:500],
     }
@@ -191,6 +198,7 @@ def _upload_one(
     if existing is not None:
         result.duplicates.append(existing)
         return
+    proposal = propose(kind, upload.data, name)
     document = _document_create(
         upload,
         user=user,
@@ -198,10 +206,11 @@ def _upload_one(
         kind=kind,
         digest=digest,
         title=(given_title or _title_from_filename(name))[:300],
-        shared=shared,
+        shared=apply_proposal(proposal, shared),
         request=request,
     )
     result.created.append(document)
+    result.proposals[document.pk] = proposal
 
 
 def document_same_content(*, user: Any, content_hash: str) -> Document | None:

@@ -42,6 +42,7 @@ class PassageOut(BaseModel):
     doc_date: str | None
     period_start: str | None = Field(None, description="First day of the period the document covers")
     period_end: str | None = Field(None, description="Last day of the period the document covers")
+    fiscal_period: str = Field("", description="A filing's fiscal period as the company names it, e.g. Q3 FY2023")
     uploaded_by_you: bool = Field(False, description="The document is one of your own uploads")
     page: str = Field(description="Page label: the PDF's own, or a printed page number, else the page in the file")
     page_number: int = Field(description="Page in the file")
@@ -82,6 +83,7 @@ def passage_out(p: Passage, user: Any) -> PassageOut:
         doc_date=document.doc_date.isoformat() if document.doc_date else None,
         period_start=document.period_start.isoformat() if document.period_start else None,
         period_end=document.period_end.isoformat() if document.period_end else None,
+        fiscal_period=document.fiscal_period,
         uploaded_by_you=document.owner_id == user.pk,
         page=p.chunk.page_label,
         page_number=p.chunk.page_number,

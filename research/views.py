@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
 
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
+from research.document_details import EDITABLE, document_details_update
 from research.filters import DocumentFilter
-from research.forms import SearchForm, UploadForm
+from research.forms import DocumentDetailsForm, SearchForm, UploadForm
 from research.models import Document
 from research.retrieval.search import SearchFilters
 from research.selectors import (
@@ -130,7 +134,12 @@ def upload(request: HttpRequest) -> HttpResponse:
         messages.info(request, f"{document.filename}: already in the library as “{document.title}” — nothing to do.")
     for _, reason in result.rejected:
         messages.error(request, reason)
-    accepted = bool(result.created or result.duplicates)
+    if result.created:
+        # Next: the details read from each file's cover, to confirm or correct (ingestion goes on).
+        request.session[_PROPOSALS_KEY] = {str(pk): p.as_dict() for pk, p in result.proposals.items()}
+        ids = ",".join(str(d.pk) for d in result.created)
+        return redirect(f"{reverse('research:document-details')}?ids={ids}")
+    accepted = bool(result.duplicates)
     return _library_response(request, status=200 if accepted else 400)
 
 
@@ -139,6 +148,71 @@ def _library_response(request: HttpRequest, *, status: int) -> HttpResponse:
         return redirect("research:index")
     context = {**_search_context(request), **_library_context(request)}
     return render(request, "research/index.html", context, status=status)
+
+
+_PROPOSALS_KEY = "research.upload_proposals"
+MAX_DETAILS_FORMS = 20
+
+
+def _details_documents(request: HttpRequest, raw_ids: str) -> list[Document]:
+    ids = [int(part) for part in raw_ids.split(",") if part.strip().isdigit()][:MAX_DETAILS_FORMS]
+    documents = [document_get(user=request.user, document_id=pk) for pk in dict.fromkeys(ids)]
+    return [d for d in documents if d.deletable_by(request.user)]
+
+
+def _details_forms(request: HttpRequest, documents: list[Document]) -> list[DocumentDetailsForm]:
+    """A form per document, prefilled with its details; under each field, where the upload read it."""
+    data = request.POST if request.method == "POST" else None
+    types = document_facets(user=request.user)["doc_types"]
+    proposals = request.session.get(_PROPOSALS_KEY, {})
+    forms = []
+    for document in documents:
+        initial = {name: getattr(document, name) for name in EDITABLE}
+        sources = proposals[str(document.pk)]["sources"] if str(document.pk) in proposals else None
+        forms.append(DocumentDetailsForm(data, prefix=f"d{document.pk}", initial=initial, types=types, sources=sources))
+    return forms
+
+
+def _details_saved(request: HttpRequest, documents: list[Document], forms: list[DocumentDetailsForm]) -> bool:
+    """Write every document's changes in one transaction; a refusal by the service (an over-long
+    type, a period another request made inconsistent) goes onto its form and writes nothing."""
+    try:
+        with transaction.atomic():
+            for index, (document, form) in enumerate(zip(documents, forms, strict=True)):
+                # Only what the user changed: ingestion may have filled a field since the page was shown.
+                changes = {name: form.cleaned_data[name] for name in form.changed_data}
+                documents[index] = document_details_update(
+                    user=request.user, document=document, changes=changes, request=request
+                )
+    except ValidationError as exc:
+        for name, errors in exc.message_dict.items():
+            forms[index].add_error(name if name in forms[index].fields else None, errors)
+        return False
+    return True
+
+
+@area_required("research")
+@require_http_methods(["GET", "POST"])
+def document_details(request: HttpRequest) -> HttpResponse:
+    """Confirm or correct the details of one or more documents (``?ids=1,2``): after an upload,
+    prefilled with what was read from each file's cover and where; later, from a document's page.
+    All forms are checked first: one bad field re-shows every form as typed, and nothing is written."""
+    documents = _details_documents(request, request.GET.get("ids", ""))
+    if not documents:
+        messages.error(request, "There is no document of yours to confirm here.")
+        return redirect("research:index")
+    forms = _details_forms(request, documents)
+    if request.method == "POST" and all(f.is_valid() for f in forms) and _details_saved(request, documents, forms):
+        request.session.pop(_PROPOSALS_KEY, None)
+        names = ", ".join(f"“{d.title}”" for d in documents[:3]) + (" …" if len(documents) > 3 else "")
+        messages.success(request, f"Details saved for {names}.")
+        return redirect("research:index")
+    rows = list(zip(documents, forms, strict=True))
+    status = 400 if request.method == "POST" else 200
+    proposals = request.session.get(_PROPOSALS_KEY, {})
+    after_upload = any(str(d.pk) in proposals for d in documents)
+    context = {"rows": rows, "ids": request.GET["ids"], "invalid": status == 400, "after_upload": after_upload}
+    return render(request, "research/document_details.html", context, status=status)
 
 
 @area_required("research")

@@ -42,14 +42,22 @@ def _lib_doc(p: dict[str, Any]) -> LibDoc:
         period_start=_date(p.get("period_start")),
         period_end=_date(p.get("period_end")),
         mine=bool(p.get("uploaded_by_you")),
+        issuer=str(p.get("issuer") or ""),
+        fiscal_period=str(p.get("fiscal_period") or ""),
     )
 
 
 def _document_check(u: Understanding, cited: list[dict[str, Any]]) -> Check | None:
-    if not (u.doc_periods or u.doc_types or u.mine) or not cited:
+    if not (u.doc_periods or u.doc_types or u.mine or u.issuers) or not cited:
         return None
     wrong = [p["citation"] for p in cited if not doc_matches(_lib_doc(p), u)]
-    asked = ", ".join([p.label for p in u.doc_periods] + (["your own uploads"] if u.mine else []) + u.doc_types)
+    asked = ", ".join(
+        u.issuers
+        + [f.label for f in u.fiscal]
+        + [p.label for p in u.doc_periods]
+        + (["your own uploads"] if u.mine else [])
+        + u.doc_types
+    )
     return {
         "check": "document",
         "ok": not wrong,

@@ -125,10 +125,18 @@ def no_document_info(u: Understanding, library: list[LibDoc]) -> dict[str, objec
     """What to tell the analyst when no document matches: the period asked, the family, and the
     nearest documents of that family before and after the period."""
     family = [d for d in library if (not u.doc_types or d.doc_type in u.doc_types) and (d.mine or not u.mine)]
-    asked = ", ".join(p.label for p in u.doc_periods) or ("your own uploads" if u.mine else "")
+    asked = ", ".join([*u.issuers, *(f.label for f in u.fiscal), *(p.label for p in u.doc_periods)]) or (
+        "your own uploads" if u.mine else ""
+    )
     info: dict[str, object] = {"asked": asked, "mine": u.mine, "family": "", "before": None, "after": None}
     if u.doc_types:
         info["family"] = family_name(u.doc_types[0], library)
+    if u.issuers and u.fiscal and not u.doc_periods:
+        from research.agent.companies import nearest_filings
+
+        for side, doc in zip(("before", "after"), nearest_filings(u.issuers, u.fiscal, library), strict=True):
+            info[side] = {"id": doc.id, "title": doc.title} if doc else None
+        return info
     if u.doc_periods and family:
         first, last = u.doc_periods[0].start, u.doc_periods[-1].end
         before = [d for d in family if d.start and d.start < first]

@@ -23,6 +23,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from research.agent.companies import (
+    FiscalAsk,
+    alias_words,
+    companies_named,
+    fiscal_asked,
+    fiscal_matches,
+    forms_named,
+)
 from research.agent.lexicon import Metric, aspects_asked, metrics_asked
 from research.agent.periods import MONTHS, Period, find_periods
 
@@ -46,6 +54,8 @@ class LibDoc:
     period_end: dt.date | None
     mine: bool
     filename: str = ""
+    issuer: str = ""
+    fiscal_period: str = ""
 
     @property
     def start(self) -> dt.date | None:
@@ -70,6 +80,9 @@ class Understanding:
     meeting: bool = False
     metrics: list[Metric] = field(default_factory=list)
     aspects: set[str] = field(default_factory=set)
+    # The companies named (the library's issuers) and the fiscal periods asked of their filings.
+    issuers: list[str] = field(default_factory=list)
+    fiscal: list[FiscalAsk] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-safe, for the plan and the trace."""
@@ -81,6 +94,8 @@ class Understanding:
             "meeting": self.meeting,
             "metrics": [m.key for m in self.metrics],
             "aspects": sorted(self.aspects),
+            "issuers": self.issuers,
+            "fiscal": [f.as_dict() for f in self.fiscal],
         }
 
 
@@ -104,6 +119,8 @@ def understanding_from_dict(d: dict[str, Any]) -> Understanding:
         meeting=bool(d.get("meeting")),
         metrics=[by_key[k] for k in d.get("metrics", []) if k in by_key],
         aspects=set(d.get("aspects", [])),
+        issuers=list(d.get("issuers", [])),
+        fiscal=[FiscalAsk.from_dict(f) for f in d.get("fiscal", [])],
     )
 
 
@@ -186,8 +203,18 @@ def _has_fy_docs(families: list[str], library: list[LibDoc]) -> bool:
 
 
 def understand(question: str, library: list[LibDoc]) -> Understanding:
-    families = _families_named(question, library)
+    issuers = companies_named(question, library)
+    families = _families_of_company(question, library, issuers) if issuers else _families_named(question, library)
     doc_periods, targets = _split_periods(question, families, library)
+    fiscal = fiscal_asked(question) if issuers else []
+    if fiscal:
+        # The filing for the period is chosen by the filter; a passage need not restate the period
+        # as the question words it ("the quarter ended July 1, 2023" is "Three Months Ended July 1, 2023").
+        spans = [(f.at, f.at + f.length) for f in fiscal]
+        doc_periods, targets = (
+            [p for p in periods if not any(p.at < e and p.at + p.length > s for s, e in spans)]
+            for periods in (doc_periods, targets)
+        )
     return Understanding(
         doc_periods=doc_periods,
         targets=targets,
@@ -196,7 +223,21 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
         meeting=bool(re.search(r"\bmeeting", question, re.I)),
         metrics=metrics_asked(question),
         aspects=aspects_asked(question),
+        issuers=issuers,
+        fiscal=fiscal,
     )
+
+
+def _families_of_company(question: str, library: list[LibDoc], issuers: list[str]) -> list[str]:
+    """For a question naming a company: the forms it names ("10-Q"), or a family named by two of
+    its words ("earnings release") — never by the company's own name or one word such as "earnings"
+    (which names a figure, not a document)."""
+    named = forms_named(question, library)
+    tokens = set(_WORD.findall(question.lower())) - alias_words(issuers)
+    for doc_type, words in family_words(library).items():
+        if doc_type not in named and len(tokens & words) >= 2:
+            named.append(doc_type)
+    return named
 
 
 _FILLER = re.compile(
@@ -229,6 +270,10 @@ def doc_matches(doc: LibDoc, u: Understanding) -> bool:
         return False
     if u.mine and not doc.mine:
         return False
+    if u.issuers and doc.issuer not in u.issuers:
+        return False
+    if u.fiscal and not any(fiscal_matches(doc, ask) for ask in u.fiscal):
+        return False
     for period in u.doc_periods:
         if period.kind == "fy" and doc.period_start and doc.period_end:
             if not (doc.period_start <= period.start and doc.period_end >= period.end - dt.timedelta(days=1)):
@@ -239,9 +284,9 @@ def doc_matches(doc: LibDoc, u: Understanding) -> bool:
 
 
 def matching_documents(u: Understanding, library: list[LibDoc]) -> list[LibDoc] | None:
-    """The documents the question points at, or ``None`` when it names no family, owner or period
-    (then the whole library is searched)."""
-    if not (u.doc_types or u.mine or u.doc_periods):
+    """The documents the question points at, or ``None`` when it names no family, owner, company
+    or period (then the whole library is searched)."""
+    if not (u.doc_types or u.mine or u.doc_periods or u.issuers):
         return None
     return [d for d in library if doc_matches(d, u)]
 

@@ -102,6 +102,14 @@ def infer(pages: list[Page], filename: str, title: str) -> Inferred:
 def fill_missing_metadata(document: Document, pages: Sequence[Page]) -> None:
     """Set on ``document`` (not saved) what the uploader did not say, read from the document itself:
     its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
+    from research.ingest.filing_meta import FORM_TYPES, structured_name
+
+    if document.doc_type in FORM_TYPES:
+        return  # a filing: its cover was read at upload (filing_meta), and its first date is not its issue
+    named = structured_name(document.filename)
+    if named is not None:  # "APPLE_2023Q3_10Q.pdf" is a 10-Q, not a series called "apple q q"
+        document.doc_type = document.doc_type or str(named["form"])
+        return
     found = infer(list(pages), document.filename, document.title)
     document.doc_date = document.doc_date or found.doc_date
     if document.period_start is None and found.period_start is not None:

@@ -9,9 +9,11 @@ repeated on most pages (running headers/footers) are removed before chunking.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -308,6 +310,24 @@ def parse(kind: str, data: bytes, *, name: str = "") -> list[Page]:
     if kind == Document.Kind.HTML:
         return parse_html(data)
     return parse_text(data, markdown=kind == Document.Kind.MARKDOWN)
+
+
+def pdf_texts(data: bytes, *, name: str = "", limit: int = 600) -> list[str]:
+    """The raw text of each of the first ``limit`` pages, as PDFium extracts it (running headers
+    and footers kept: a filing's footer names its quarter). :class:`ParseError` as :func:`parse`."""
+    return list(itertools.islice(iter_pdf_texts(data, name=name), limit))
+
+
+def iter_pdf_texts(data: bytes, *, name: str = "", start: int = 0) -> Iterator[str]:
+    """The raw text of each page from ``start`` on, read one page at a time (stop early for less)."""
+    pdf = _open_pdf(data, name)
+    try:
+        for index in range(start, len(pdf)):
+            textpage = pdf[index].get_textpage()
+            yield textpage.get_text_range()
+            textpage.close()
+    finally:
+        pdf.close()
 
 
 def check_pdf_opens(name: str, data: bytes) -> None:

@@ -101,6 +101,8 @@ def pages_for(role: str, portal: Portal) -> list[tuple[str, str]]:
     conversation = [
         ("conversation", f"/research/chat/{portal.conversation.pk}/"),
         ("trace", f"/research/chat/{portal.conversation.pk}/trace/"),
+        # "edit details" on the document's page: its owner (the analyst) and admins.
+        ("document-details", f"/research/documents/details/?ids={portal.document.pk}"),
     ]
     market = [
         ("portfolios", "/portfolios/"),

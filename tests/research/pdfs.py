@@ -16,6 +16,8 @@ FILINGS = Path(__file__).resolve().parents[2] / "data" / "filings"
 EBAY_8K = FILINGS / "EBAY_2023Q1_8K.pdf"  # 3 pages, empty user password, no printed page numbers
 APPLE_10Q = FILINGS / "APPLE_2023Q3_10Q.pdf"  # 29 pages, empty user password, footer numbers from PDF p. 4
 ACTIVISION_10K = FILINGS / "ACTIVISIONBLIZZARD_2018_10K.pdf"  # 305 pages, offset numbers, exhibits restart
+EBAY_Q1_RELEASE = FILINGS / "EBAY_2023Q1_EARNINGS.pdf"  # 15 pages, eBay's Q1 2023 earnings release
+COSTCO_Q3_RELEASE = FILINGS / "COSTCO_2023Q3_EARNINGS.pdf"  # 4 pages, Costco's Q3 fiscal 2023 release
 
 
 def with_password(source: Path, *, password: str) -> bytes:

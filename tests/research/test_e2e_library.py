@@ -1,4 +1,5 @@
-"""Browser: upload a PDF, watch progress reach done, search, open a citation at its page."""
+"""Browser: upload a PDF, watch progress reach done on its details page, confirm them, search,
+open a citation at its page."""
 
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ def test_upload_progress_search_and_open_citation(
     status.wait_for()
     page.wait_for_selector('.doc-status[data-status="done"]', timeout=180_000)
     assert "ready" in page.locator(".doc-status").first.inner_text()
+    # The upload lands on its details, read from the file; confirming returns to the library.
+    assert "/research/documents/details/" in page.url
+    assert page.input_value('input[name$="-title"]') == "MPC Minutes August 2024"
+    page.click('[data-testid="confirm-details"]')
+    page.wait_for_selector("#search")
 
     page.fill('#search input[name="q"]', "CPI inflation projected for 2024-25")
     page.click('#search button[type="submit"]')

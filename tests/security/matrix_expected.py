@@ -147,6 +147,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('research/chat/turns/<int:turn_id>/cancel/', 'POST'): "302 404 404 403 302",
     ('research/', 'GET'): "302 200 200 200 200",
     ('research/upload/', 'POST'): "302 400 400 400 400",
+    ('research/documents/details/', 'GET'): "302 302 302 302 302",  # no ?ids= of one's own: back to the library
     ('research/documents/<int:document_id>/', 'GET'): "302 404 404 404 200",
     ('research/documents/<int:document_id>/status/', 'GET'): "302 404 404 404 200",
     ('research/documents/<int:document_id>/file/', 'GET'): "302 404 404 404 200",
@@ -255,6 +256,7 @@ EXPECTED: dict[tuple[str, str], str] = {
     ('api/v1/research/documents', 'POST'): "401 415 415 415 415",
     ('api/v1/research/documents/<int:document_id>', 'GET'): "401 404 404 404 200",
     ('api/v1/research/documents/<int:document_id>', 'DELETE'): "401 404 404 404 204",
+    ('api/v1/research/documents/<int:document_id>', 'PATCH'): "401 404 404 404 200",
     ('api/v1/research/search', 'POST'): "401 400 400 400 400",
     ('api/v1/chat', 'POST'): "401 400 400 400 400",
     ('api/v1/chat/turns/<int:turn_id>', 'GET'): "401 404 404 200 200",
