@@ -301,7 +301,10 @@ def _unnamed(answer: str, steps: list[dict[str, Any]]) -> str:
 def trace_figures(
     answer: str, question: str, claims: list[dict[str, Any]], steps: list[dict[str, Any]], chunks: dict[int, Any]
 ) -> tuple[int, int, list[str]]:
-    """(figures traced, figures shown, what could not be traced) for one shown answer."""
+    """(figures traced, figures shown, what could not be traced) for one shown answer. The titles of
+    the cited documents are names, not figures ("Form 10-Q", "second quarter 2023 results")."""
+    for title in sorted({str(c.get("title") or "") for c in chunks.values()} - {""}, key=len, reverse=True):
+        answer = answer.replace(title, " ")
     quotes, outside = shown_figures(_unnamed(answer, steps), question)
     cited_texts = [squash(c["text"]) for c in chunks.values()] + _web_snippets(steps)
     traced = shown = 0

@@ -170,3 +170,11 @@ def test_a_web_citation_resolves_to_its_stored_result() -> None:
     assert not judge.citation_resolves_web({**cite, "quote": "Lenders fell."}, steps)
     assert not judge.citation_resolves_web({**cite, "citation": "Banks fall — https://news.example/a"}, steps)
     assert not judge.citation_resolves_web(cite, [])
+
+
+def test_a_figure_in_a_cited_documents_title_is_a_name_not_a_figure() -> None:
+    chunks = {7: {"text": "Total net sales 81,797 82,959", "title": "Apple Inc. Form 10-Q, Q3 2023", "page": "1"}}
+    quoted = "The figure, according to Apple Inc. Form 10-Q, Q3 2023: “Total net sales 81,797 82,959”"
+    assert judge.trace_figures(quoted, "q", [], [], chunks) == (2, 2, [])
+    # The same number outside the title is a figure and must be traced.
+    assert judge.trace_figures("Apple filed 10 forms.", "q", [], [], chunks)[:2] == (0, 1)
