@@ -11,6 +11,7 @@ vectors by content, so only the first load on a machine runs the model.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,14 @@ def ensure() -> list[str]:
     return loaded
 
 
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
 def ensure_filings() -> Any:
     """The filings suite's library: every filing of ``data/filings/manifest.json`` uploaded as a PDF
     (with the metadata a user confirms at upload), private to its own analyst, and ingested; that
     analyst. Idempotent: the same bytes are the same document."""
-    import datetime as dt
     import json
 
     from research.services import UploadFile, document_upload
@@ -53,7 +57,6 @@ def ensure_filings() -> Any:
     root = Path(settings.RESEARCH_FILINGS_DIR)
     owner, _ = user_ensure(email=FILINGS_OWNER, roles=["analyst"], password=None)
     for entry in json.loads((root / "manifest.json").read_text()):
-        dates = {k: dt.date.fromisoformat(entry[k]) if entry[k] else None for k in ("doc_date", "period_start", "period_end")}
         result = document_upload(
             user=owner,
             files=[UploadFile(name=entry["file"], data=(root / entry["file"]).read_bytes())],
@@ -62,7 +65,9 @@ def ensure_filings() -> Any:
             issuer=entry["issuer"],
             doc_type=entry["doc_type"],
             tags=entry["tags"],
-            **dates,
+            doc_date=_date(entry["doc_date"]),
+            period_start=_date(entry["period_start"]),
+            period_end=_date(entry["period_end"]),
         )
         if result.rejected:
             raise RuntimeError(f"{entry['file']}: {result.rejected[0][1]}")

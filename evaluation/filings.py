@@ -59,7 +59,7 @@ def evidence_hit(document_ids: set[int], pages: list[int], steps: list[dict[str,
 
 
 def yes_no_of(answer: str) -> str | None:
-    """"yes" or "no": the first of the two words the answer says (``None``: neither)."""
+    """ "yes" or "no": the first of the two words the answer says (``None``: neither)."""
     found = _YES_NO.search(answer or "")
     return found.group(1).lower() if found else None
 

@@ -113,8 +113,10 @@ def _turns(records: Iterable[Record]) -> list[Record]:
 
 RESEARCH = ("research",)
 FILINGS = ("filings",)  # the filings golden set: its own targets (issue 18), apart from the research suite's
-CHAT = ("research", "adversarial")
-ALL_AGENTS = ("research", "adversarial", "briefs")
+# Filings turns also count where every answer must hold whatever its quality: completion, loops,
+# faithful quotes, citations that resolve, figures that trace (all met on filings when they joined).
+CHAT = ("research", "adversarial", "filings")
+ALL_AGENTS = ("research", "adversarial", "briefs", "filings")
 
 REGISTRY: tuple[Metric, ...] = (
     # --- reliability ---

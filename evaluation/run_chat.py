@@ -90,9 +90,7 @@ def _run_turns(case: ChatCase, user: Any) -> list[dict[str, Any]]:
     return snaps
 
 
-def run_case(
-    case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any], user: Any = None
-) -> CaseOutcome:
+def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any], user: Any = None) -> CaseOutcome:
     """Run one chat case under ``engine`` (settings overrides) and judge it; as ``user`` when given
     (the filings suite asks as the owner of the private filings library)."""
     out = CaseOutcome(

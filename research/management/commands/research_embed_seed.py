@@ -10,10 +10,9 @@ needs any more are removed.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
-
-import json
 
 import numpy as np
 from django.conf import settings

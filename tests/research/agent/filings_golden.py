@@ -99,7 +99,8 @@ class FilingsRunner(Runner):
             try:
                 turn = self.ask(user, case["turns"][0]["ask"], None)
             except Exception as exc:  # a crash is a failed answer with its reason, not a stopped suite
-                results.append(Result(case["id"], case["tags"][0], case["turns"][0]["ask"], problems=[f"raised {exc!r}"]))
+                failed = Result(case["id"], case["tags"][0], case["turns"][0]["ask"], problems=[f"raised {exc!r}"])
+                results.append(failed)
                 continue
             results.append(self.judge(case, turn))
         return results
