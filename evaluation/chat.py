@@ -157,6 +157,7 @@ def chunks_for(snapshots: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     for snap in snapshots:
         ids |= {int(c.get("chunk_id") or 0) for c in snap["citations"]}
         ids |= {int(c.get("chunk_id") or 0) for c in snap["claims"] if c.get("chunk_id")}
+        ids |= {int(c.get("chunk_next") or 0) for c in snap["claims"] if c.get("chunk_next")}  # a row cut in two
     rows = Chunk.objects.filter(pk__in=ids).select_related("document")
     return {
         c.pk: {

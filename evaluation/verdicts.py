@@ -127,8 +127,10 @@ def judge_turn(
         cid: chunks[cid] for cid in {int(c.get("chunk_id") or 0) for c in turn["citations"]} if cid in chunks
     }
     for claim in turn["claims"]:
-        if claim.get("kind") in {"quote", "table"} and int(claim.get("chunk_id") or 0) in chunks:
-            cited_chunks[int(claim["chunk_id"])] = chunks[int(claim["chunk_id"])]
+        if claim.get("kind") in {"quote", "table", "cell"}:
+            for cid in (int(claim.get("chunk_id") or 0), int(claim.get("chunk_next") or 0)):
+                if cid in chunks:
+                    cited_chunks[cid] = chunks[cid]
     traced, shown_n, untraced = (
         judge.trace_figures(answer, question, turn["claims"], turn["steps"], cited_chunks) if shown else (0, 0, [])
     )
