@@ -50,11 +50,6 @@ def test_every_shipped_filing_has_its_vectors_in_the_repository() -> None:
     embedder, seed = get_embedder(), Path(settings.RESEARCH_FILINGS_EMBED_SEED_DIR)
     texts = filings_texts(Path(settings.RESEARCH_FILINGS_DIR))
     assert len(texts) == 10  # data/filings/manifest.json: the filings golden set's documents
-    wanted = {f"{cache_key(embedder, t)}.npy" for t in texts.values()}
-    missing = sorted(
-        name
-        for name, t in texts.items()
-        if f"{cache_key(embedder, t)}.npy" not in wanted & {p.name for p in seed.glob("*.npy")}
-    )
+    missing = [name for name, t in texts.items() if not (seed / f"{cache_key(embedder, t)}.npy").exists()]
     assert not missing, f"run `manage.py research_embed_seed` (PDF parsing, chunking or model changed): {missing[:3]}"
-    assert sorted(p.name for p in seed.glob("*.npy")) == sorted(wanted)
+    assert sorted(p.name for p in seed.glob("*.npy")) == sorted(f"{cache_key(embedder, t)}.npy" for t in texts.values())
