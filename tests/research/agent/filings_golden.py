@@ -61,7 +61,7 @@ def _group(problem: str) -> str:
         ("missing figure", "expected figure not stated"),
         ("missing text", "expected text not stated"),
         ("did not cite", "did not cite the filing"),
-        ("cited no expected", "cited another page of the filing"),
+        ("cited no expected", "no citation of the expected PDF page"),
         ("said", "wrong or no yes/no"),
         ("expected page not in the top 5", "evidence page not in the top 5"),
     ):
@@ -106,6 +106,22 @@ class FilingsRunner(Runner):
         return results
 
 
+PRIMARY = (  # the first that applies names a failing question's main reason
+    ("raised", "the turn raised"),
+    ("ended escalated", "escalated to a reviewer"),
+    ("ended", "not answered (no document or another ending)"),
+    ("did not cite", "answered from another filing, or cited none"),
+    ("cited no expected", "cited the right filing on another page"),
+    ("missing", "cited the expected page but the figure or text is not stated"),
+    ("said", "cited the expected page but the yes/no is wrong or missing"),
+    ("expected page not in the top 5", "correct, but the evidence page was not in the top 5"),
+)
+
+
+def primary_reason(problems: list[str]) -> str:
+    return next((name for prefix, name in PRIMARY if any(p.startswith(prefix) for p in problems)), "other")
+
+
 def _share(hits: int, total: int) -> str:
     return f"{hits}/{total} ({hits / max(1, total):.1%})"
 
@@ -129,8 +145,11 @@ def report(results: list[Result]) -> str:
             f"| {kind} | {len(rows)} | {_share(sum(r.evidence for r in rows), len(rows))} "
             f"| {_share(sum(r.correct for r in rows), len(rows))} |"
         )
+    primary = Counter(primary_reason(r.problems) for r in results if r.problems)
+    lines += ["", "## Main reason of each failing question", ""]
+    lines += [f"- {name}: {count}" for name, count in primary.most_common()]
     groups = Counter(_group(p) for r in results for p in r.problems)
-    lines += ["", "## Failure reasons (questions per reason; a question can have several)", ""]
+    lines += ["", "## Every reason (questions per reason; a question can have several)", ""]
     lines += [f"- {group}: {count}" for group, count in groups.most_common()]
     lines += ["", "## Every question that failed", ""]
     for r in results:
