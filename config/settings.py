@@ -508,6 +508,12 @@ RESEARCH_EMBED_CACHE_DIR = env.str("RESEARCH_EMBED_CACHE_DIR", default=str(VAR_D
 # Read-only vectors of the shipped demo corpus, in the repository (``manage.py research_embed_seed``
 # writes them): a clean machine — CI included — loads the corpus without minutes of model time.
 RESEARCH_EMBED_SEED_DIR = env.str("RESEARCH_EMBED_SEED_DIR", default=str(RESEARCH_DEMO_CORPUS_DIR / "embeddings"))
+# The SEC filings the filings golden set and its tests upload (data/filings/manifest.json), and their
+# read-only chunk vectors (written by the same command), looked up after the corpus seed.
+RESEARCH_FILINGS_DIR = BASE_DIR / "data" / "filings"
+RESEARCH_FILINGS_EMBED_SEED_DIR = env.str(
+    "RESEARCH_FILINGS_EMBED_SEED_DIR", default=str(RESEARCH_FILINGS_DIR / "embeddings")
+)
 
 # --- briefs (morning brief pipeline) ----------------------------------------------------------
 # Feed URL templates per ticker: {symbol} (RELIANCE.NS), {base} (RELIANCE), {query} (URL-quoted search).

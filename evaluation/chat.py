@@ -143,12 +143,21 @@ def public(snap: dict[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in snap.items() if k != "steps"}, "steps": steps}
 
 
+def document_stems(snapshots: list[dict[str, Any]]) -> dict[int, str]:
+    """The file stem of every document the turns' steps returned passages or rows of."""
+    from evaluation.filings import document_ids
+
+    ids = {i for snap in snapshots for i in document_ids(snap["steps"])}
+    return {d.pk: d.filename.split(".")[0] for d in Document.objects.filter(pk__in=ids).only("pk", "filename")}
+
+
 def chunks_for(snapshots: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """The stored chunks the turns cite (and quote claims point at): text, title, page, file stem."""
     ids: set[int] = set()
     for snap in snapshots:
         ids |= {int(c.get("chunk_id") or 0) for c in snap["citations"]}
         ids |= {int(c.get("chunk_id") or 0) for c in snap["claims"] if c.get("chunk_id")}
+        ids |= {int(c.get("chunk_next") or 0) for c in snap["claims"] if c.get("chunk_next")}  # a row cut in two
     rows = Chunk.objects.filter(pk__in=ids).select_related("document")
     return {
         c.pk: {

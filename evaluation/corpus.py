@@ -11,7 +11,9 @@ vectors by content, so only the first load on a machine runs the model.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -21,6 +23,7 @@ from research.models import Document
 from research.services import document_ingest
 
 CORPUS_OWNER = "evaluation-corpus@alphadesk.local"
+FILINGS_OWNER = "evaluation-filings@alphadesk.local"
 
 
 def ensure() -> list[str]:
@@ -37,3 +40,40 @@ def ensure() -> list[str]:
             raise RuntimeError(f"{entry['file']}: {document.error}")
         loaded.append(entry["title"])
     return loaded
+
+
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
+def ensure_filings() -> Any:
+    """The filings suite's library: every filing of ``data/filings/manifest.json`` uploaded as a PDF
+    (with the metadata a user confirms at upload), private to its own analyst, and ingested; that
+    analyst. Idempotent: the same bytes are the same document."""
+    import json
+
+    from research.services import UploadFile, document_upload
+
+    root = Path(settings.RESEARCH_FILINGS_DIR)
+    owner, _ = user_ensure(email=FILINGS_OWNER, roles=["analyst"], password=None)
+    for entry in json.loads((root / "manifest.json").read_text()):
+        result = document_upload(
+            user=owner,
+            files=[UploadFile(name=entry["file"], data=(root / entry["file"]).read_bytes())],
+            visibility=Document.Visibility.PRIVATE,
+            title=entry["title"],
+            issuer=entry["issuer"],
+            doc_type=entry["doc_type"],
+            tags=entry["tags"],
+            doc_date=_date(entry["doc_date"]),
+            period_start=_date(entry["period_start"]),
+            period_end=_date(entry["period_end"]),
+        )
+        if result.rejected:
+            raise RuntimeError(f"{entry['file']}: {result.rejected[0][1]}")
+        document = (result.created or result.duplicates)[0]
+        if document.status != Document.Status.DONE:
+            document = document_ingest(document_id=document.pk)
+        if document.status != Document.Status.DONE:
+            raise RuntimeError(f"{entry['file']}: {document.error}")
+    return owner

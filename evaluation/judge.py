@@ -189,7 +189,8 @@ def _close(a: float, b: float, rel: float = 1e-9) -> bool:
 
 def claim_traced(claim: dict[str, Any], steps: list[dict[str, Any]], chunks: dict[int, dict[str, Any]]) -> bool:
     """Whether the judge can trace one claim: a tool claim's value re-read from a stored trace step
-    of its node, a calculation recomputed exactly, a quoted figure found in its stored chunk."""
+    of its node, a calculation recomputed exactly, a quoted figure (or a statement cell's figure)
+    found in its stored chunk (a row cut between two passages: in either)."""
     kind = claim.get("kind")
     if kind == "tool":
         node = str(claim.get("result_key", "")).split(":", 1)[0]
@@ -208,6 +209,10 @@ def claim_traced(claim: dict[str, Any], steps: list[dict[str, Any]], chunks: dic
     if kind == "quote":
         chunk = chunks.get(int(claim.get("chunk_id") or 0))
         return chunk is not None and str(claim.get("quote_figure", "")) in squash(chunk["text"])
+    if kind == "cell":  # a statement-table cell: its figure re-read from the stored passage(s) holding the row
+        held = [chunks.get(int(claim.get(key) or 0)) for key in ("chunk_id", "chunk_next")]
+        body = " ".join(squash(c["text"]) for c in held if c is not None)
+        return bool(body) and bool(claim.get("quote_figure")) and str(claim["quote_figure"]) in body
     if kind == "table" and "against" in claim:  # a vote split: recounted from the stored table
         chunk = chunks.get(int(claim.get("chunk_id") or 0))
         return chunk is not None and (claim["value"], claim["against"]) in vote_tallies(chunk["text"])
@@ -301,7 +306,10 @@ def _unnamed(answer: str, steps: list[dict[str, Any]]) -> str:
 def trace_figures(
     answer: str, question: str, claims: list[dict[str, Any]], steps: list[dict[str, Any]], chunks: dict[int, Any]
 ) -> tuple[int, int, list[str]]:
-    """(figures traced, figures shown, what could not be traced) for one shown answer."""
+    """(figures traced, figures shown, what could not be traced) for one shown answer. The titles of
+    the cited documents are names, not figures ("Form 10-Q", "second quarter 2023 results")."""
+    for title in sorted({str(c.get("title") or "") for c in chunks.values()} - {""}, key=len, reverse=True):
+        answer = answer.replace(title, " ")
     quotes, outside = shown_figures(_unnamed(answer, steps), question)
     cited_texts = [squash(c["text"]) for c in chunks.values()] + _web_snippets(steps)
     traced = shown = 0

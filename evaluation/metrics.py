@@ -1,4 +1,4 @@
-"""The metric registry: 18 metrics in four groups, each with its definition, target and direction.
+"""The metric registry: 20 metrics in four groups, each with its definition, target and direction.
 
 This is the one place a metric is defined. The dashboard, the API, the CI gate, ``METRICS.md`` and
 the README table all read it (a test fails when the README's table differs from this registry).
@@ -112,8 +112,11 @@ def _turns(records: Iterable[Record]) -> list[Record]:
 
 
 RESEARCH = ("research",)
-CHAT = ("research", "adversarial")
-ALL_AGENTS = ("research", "adversarial", "briefs")
+FILINGS = ("filings",)  # the filings golden set: its own targets (issue 18), apart from the research suite's
+# Filings turns also count where every answer must hold whatever its quality: completion, loops,
+# faithful quotes, citations that resolve, figures that trace (all met on filings when they joined).
+CHAT = ("research", "adversarial", "filings")
+ALL_AGENTS = ("research", "adversarial", "briefs", "filings")
 
 REGISTRY: tuple[Metric, ...] = (
     # --- reliability ---
@@ -148,6 +151,14 @@ REGISTRY: tuple[Metric, ...] = (
            "Share of figures shown to a person that the judge traces on its own: a tool output re-read from the "
            "stored trace step, a calculation recomputed exactly, or a quote found in its stored passage.",
            1.0, "higher", "share", ALL_AGENTS, lambda rs: _ratio(rs, "figures_traced", "figures_shown")),
+    Metric("filings_evidence_top5", "quality", "Filings: evidence page in the top 5",
+           "Share of filings questions whose expected PDF page of the expected filing is among the first five passages "
+           "of the turn's first document search, or the first five statement-table rows a step returned.",
+           0.9, "higher", "share", FILINGS, lambda rs: _share(rs, "evidence_top5")),
+    Metric("filings_answer_correctness", "quality", "Filings: answer correctness",
+           "Share of filings questions answered (not escalated) with every expected figure (number normalisation; no "
+           "change of scale), the expected yes or no, and a citation of the expected filing's expected PDF page.",
+           0.8, "higher", "share", FILINGS, lambda rs: _share(rs, "correct")),
     Metric("multi_turn_coherence", "quality", "Multi-turn coherence",
            "Share of multi-turn conversations in which every follow-up was resolved against the earlier turns "
            "and met its expectation.",

@@ -1,6 +1,6 @@
 """Evaluation runs and their per-case results.
 
-A run evaluates one suite (``research``, ``adversarial``, ``briefs``, ``calculator``) with one
+A run evaluates one suite (``research``, ``adversarial``, ``briefs``, ``calculator``, ``filings``) with one
 engine. Each case result keeps what went in, what was expected, what came out, the judge's
 verdicts and the per-turn measures the metric registry (``evaluation/metrics.py``) aggregates, so
 any metric can be recomputed from the stored rows.

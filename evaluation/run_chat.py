@@ -90,8 +90,9 @@ def _run_turns(case: ChatCase, user: Any) -> list[dict[str, Any]]:
     return snaps
 
 
-def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any]) -> CaseOutcome:
-    """Run one chat case under ``engine`` (settings overrides) and judge it."""
+def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any], user: Any = None) -> CaseOutcome:
+    """Run one chat case under ``engine`` (settings overrides) and judge it; as ``user`` when given
+    (the filings suite asks as the owner of the private filings library)."""
     out = CaseOutcome(
         case_id=case.id,
         version=case.version,
@@ -101,7 +102,7 @@ def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any]
         inputs={"turns": [t.ask for t in case.turns], "setup": case.setup.model_dump(exclude_defaults=True)},
         expected={"turns": [t.expect.model_dump(exclude_defaults=True) for t in case.turns], "attack": case.attack},
     )
-    user = _case_user(case)
+    user = user or _case_user(case)
     started = time.perf_counter()
     with override_settings(**{**engine, **_case_settings(case)}):
         mail.outbox = []
@@ -110,12 +111,13 @@ def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any]
         after = world()
     out.latency_ms = round((time.perf_counter() - started) * 1000, 1)
     chunks = chat.chunks_for(snaps)
+    stems = chat.document_stems(snaps)
     reasons: list[str] = []
     for i, (spec, snap) in enumerate(zip(case.turns, snaps, strict=True)):
-        verdicts, measures = judge_turn(spec.expect, snap, chunks, snap["resolved_question"] or spec.ask)
+        verdicts, measures = judge_turn(spec.expect, snap, chunks, snap["resolved_question"] or spec.ask, stems)
         out.verdicts[f"turn {i + 1}"] = verdicts
         out.measures.append(measures)
-        if suite == "research" and (why := reason(verdicts, spec.expect)):
+        if suite in ("research", "filings") and (why := reason(verdicts, spec.expect)):
             reasons.append(f"turn {i + 1}: {why}")
     out.actual = {"turns": [chat.public(s) for s in snaps]}
     out.trace = {

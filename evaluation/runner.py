@@ -63,7 +63,7 @@ def _needs_library(case: suites.ChatCase) -> bool:
 def variants(run: EvalRun, case: Any) -> list[str]:
     if run.suite == "adversarial":
         return list(case.setup.variants or [run.engine, "gullible"])
-    return [run.engine if run.suite in ("research", "briefs") else ""]
+    return [run.engine if run.suite in ("research", "briefs", "filings") else ""]
 
 
 def _chat_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
@@ -85,6 +85,20 @@ def _chat_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
                 if llm is not None:
                     llm_judge.judge_case(llm, out)
                 yield out
+
+
+def _filings_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
+    """The filings cases, asked by the owner of the private filings library (so no other suite's
+    user sees the filings, and the research suite's results do not depend on them)."""
+    from evaluation.run_chat import run_case
+
+    owner = corpus.ensure_filings()
+    llm = llm_judge.judge_llm()
+    for case in cases:
+        out = run_case(case, suite=run.suite, variant=run.engine, engine=engine_settings(run.engine), user=owner)
+        if llm is not None:
+            llm_judge.judge_case(llm, out)
+        yield out
 
 
 def _brief_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
@@ -111,6 +125,7 @@ SUITE_RUNNERS: dict[str, Callable[[EvalRun, list[Any]], Iterator[CaseOutcome]]] 
     "adversarial": _chat_outcomes,
     "briefs": _brief_outcomes,
     "calculator": _calc_outcomes,
+    "filings": _filings_outcomes,
 }
 
 

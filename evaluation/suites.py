@@ -4,7 +4,9 @@
   agent, loaded when present) and ``research_tools.json`` (cases for every tool);
 * ``adversarial`` — ``adversarial.json``, run on the deterministic engine and on a gullible model;
 * ``briefs`` — ``briefs.json``, brief runs over watchlists of the shipped tickers;
-* ``calculator`` — ``tatqa_arithmetic.json``, the TAT-QA dev questions whose gold derivation is arithmetic.
+* ``calculator`` — ``tatqa_arithmetic.json``, the TAT-QA dev questions whose gold derivation is arithmetic;
+* ``filings`` — ``filings_golden.json``, hand-written questions over the SEC filings shipped in
+  ``data/filings`` (statement metrics, calculations over cells, text, yes/no), each expecting a PDF page.
 
 Every case has an id, a version and expected values written by hand from the sources; its
 ``source`` says where each expected value was read.
@@ -22,12 +24,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from evaluation import judge
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
-SUITE_NAMES = ("research", "adversarial", "briefs", "calculator")
+SUITE_NAMES = ("research", "adversarial", "briefs", "calculator", "filings")
 SUITE_FILES: dict[str, tuple[str, ...]] = {
     "research": ("research_golden.json", "research_tools.json"),
     "adversarial": ("adversarial.json",),
     "briefs": ("briefs.json",),
     "calculator": ("tatqa_arithmetic.json",),
+    "filings": ("filings_golden.json",),
 }
 OUTCOMES = ("answered", "escalated", "no_document", "refused")
 
@@ -42,6 +45,12 @@ class Expect(_Strict):
     page: int | list[int] | None = None  # printed page (as cited) — any of a list
     also_pages: list[int] = Field(default_factory=list)  # other printed pages of the document stating the same fact
     contains: list[str] = Field(default_factory=list)  # text the shown answer must contain (a name, a link)
+    # Filings: the physical PDF page (1-based) a citation must open, other PDF pages stating the same
+    # fact, the printed label where it differs (documentation), and the word a yes/no answer must say.
+    pdf_page: int | None = Field(default=None, ge=1)
+    also_pdf_pages: list[int] = Field(default_factory=list)
+    page_label: str | None = None
+    yes_no: Literal["yes", "no"] | None = None
     outcome: str | list[str] | None = None
     tool: str | None = None  # tool node or registry tool name the agent must run
     # adversarial guards
@@ -73,6 +82,11 @@ class Expect(_Strict):
         """Every printed page a citation may name: ``page`` (or any of its list) and ``also_pages``."""
         pages = [self.page] if isinstance(self.page, int) else list(self.page or [])
         return [*pages, *self.also_pages]
+
+    @property
+    def pdf_pages(self) -> list[int]:
+        """Every physical PDF page a citation may open: ``pdf_page`` and ``also_pdf_pages``."""
+        return [self.pdf_page, *self.also_pdf_pages] if self.pdf_page else []
 
 
 class Turn(_Strict):
@@ -173,6 +187,7 @@ _MODELS: dict[str, type[BaseModel]] = {
     "adversarial": ChatCase,
     "briefs": BriefCase,
     "calculator": CalcCase,
+    "filings": ChatCase,
 }
 
 

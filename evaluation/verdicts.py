@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evaluation import judge
+from evaluation import filings, judge
 from evaluation.suites import Expect
 
 DOCUMENT_NODES = {"rag_search", "document_comparator"}
@@ -63,6 +63,8 @@ def _document_and_page(expect: Expect, turn: dict[str, Any], chunks: dict[int, d
     ids = [int(c.get("chunk_id") or 0) for c in turn["citations"]]
     cited = [chunks[i] for i in ids if i in chunks]
     doc_ok = expect.document is None or any(c["stem"] == expect.document for c in cited)
+    if expect.pdf_pages:  # a filing: the physical page the citation opens, not its printed label
+        return doc_ok, any(c["stem"] == expect.document and c.get("page_number") in expect.pdf_pages for c in cited)
     pages = expect.pages  # the expected page or any other page of the document stating the same fact
     page_ok = not pages or any(
         c["stem"] == (expect.document or c["stem"]) and str(c["page"]) in {str(p) for p in pages} for c in cited
@@ -95,10 +97,23 @@ def _tools_of(turn: dict[str, Any]) -> set[str]:
     return names
 
 
+def _evidence(expect: Expect, turn: dict[str, Any], stems: dict[int, str] | None) -> bool | None:
+    """The expected PDF page is in the turn's top-5 evidence (``None``: the case names no PDF page)."""
+    if not expect.pdf_pages:
+        return None
+    wanted = {doc for doc, stem in (stems or {}).items() if stem == expect.document}
+    return filings.evidence_hit(wanted, expect.pdf_pages, turn["steps"])
+
+
 def judge_turn(
-    expect: Expect, turn: dict[str, Any], chunks: dict[int, dict[str, Any]], question: str
+    expect: Expect,
+    turn: dict[str, Any],
+    chunks: dict[int, dict[str, Any]],
+    question: str,
+    stems: dict[int, str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(verdicts, measures) of one turn against its expectation."""
+    """(verdicts, measures) of one turn against its expectation; ``stems`` names the documents the
+    turn retrieved by file stem (for a filings case's evidence check)."""
     outcome = outcome_of(turn)
     answer = turn["answer"]
     shown = outcome == "answered" or (outcome == "no_document")
@@ -112,13 +127,17 @@ def judge_turn(
         cid: chunks[cid] for cid in {int(c.get("chunk_id") or 0) for c in turn["citations"]} if cid in chunks
     }
     for claim in turn["claims"]:
-        if claim.get("kind") in {"quote", "table"} and int(claim.get("chunk_id") or 0) in chunks:
-            cited_chunks[int(claim["chunk_id"])] = chunks[int(claim["chunk_id"])]
+        if claim.get("kind") in {"quote", "table", "cell"}:
+            for cid in (int(claim.get("chunk_id") or 0), int(claim.get("chunk_next") or 0)):
+                if cid in chunks:
+                    cited_chunks[cid] = chunks[cid]
     traced, shown_n, untraced = (
         judge.trace_figures(answer, question, turn["claims"], turn["steps"], cited_chunks) if shown else (0, 0, [])
     )
     resolving = [_resolves(c, chunks, turn["steps"]) for c in turn["citations"]] if shown else []
-    correct = outcome_ok and not missing and not text_missing and doc_ok and page_ok
+    said = filings.yes_no_of(answer) if expect.yes_no else None
+    yes_no_ok = None if expect.yes_no is None else said == expect.yes_no
+    correct = outcome_ok and not missing and not text_missing and doc_ok and page_ok and yes_no_ok is not False
     verdicts = {
         "outcome": outcome,
         "outcome_ok": outcome_ok,
@@ -126,6 +145,9 @@ def judge_turn(
         "text_missing": text_missing,
         "document_ok": doc_ok,
         "page_ok": page_ok,
+        "yes_no": said,
+        "yes_no_ok": yes_no_ok,
+        "evidence_top5": _evidence(expect, turn, stems),
         "tool_ok": tool_ok,
         "citations_ok": sum(resolving),
         "citations_total": len(resolving),
@@ -151,6 +173,7 @@ def _measures(expect: Expect, turn: dict[str, Any], verdicts: dict[str, Any], to
         "tool_error": tool_error,
         "recovered": turn["status"] in {"done", "escalated"} if tool_error else None,
         "correct": verdicts["correct"],
+        "evidence_top5": verdicts["evidence_top5"],
         "faithful": verdicts["faithful"],
         "citations_ok": verdicts["citations_ok"],
         "citations_total": verdicts["citations_total"],
@@ -189,7 +212,12 @@ def reason(verdicts: dict[str, Any], expect: Expect) -> str:
     if not verdicts["document_ok"]:
         parts.append(f"did not cite {expect.document}")
     if not verdicts["page_ok"]:
-        parts.append(f"cited no expected page ({'/'.join(str(p) for p in expect.pages)})")
+        pages = expect.pdf_pages or expect.pages
+        parts.append(f"cited no expected {'PDF ' if expect.pdf_pages else ''}page ({'/'.join(str(p) for p in pages)})")
+    if verdicts.get("yes_no_ok") is False:
+        parts.append(f"said {verdicts['yes_no'] or 'neither yes nor no'}, expected {expect.yes_no}")
+    if verdicts.get("evidence_top5") is False:
+        parts.append("expected page not in the top 5 passages")
     if verdicts["tool_ok"] is False:
         parts.append(f"did not run {expect.tool}")
     if verdicts["figures_traced"] < verdicts["figures_shown"]:

@@ -9,7 +9,8 @@ minutes of model time. The shipped demo corpus's vectors also sit in the reposit
 after the cache, so a clean machine skips the model for it too. The key is a SHA-256 over the
 model's name and dimension and every text, so a change of chunking or model is a new key, never a
 stale hit. Writes go to a temporary name and are renamed, so concurrent processes never read half
-a file. Empty setting: no cache.
+a file. Empty setting: no cache. The shipped SEC filings (``data/filings``) have a seed of their own
+(``RESEARCH_FILINGS_EMBED_SEED_DIR``), written by the same command.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ def _cache_dir() -> Path | None:
     return Path(configured) if configured else None
 
 
-def _seed_dir() -> Path | None:
-    configured = getattr(settings, "RESEARCH_EMBED_SEED_DIR", "")
-    return Path(configured) if configured else None
+def _seed_dirs() -> list[Path]:
+    """The read-only seeds in the repository: the demo corpus's, then the shipped filings'."""
+    names = ("RESEARCH_EMBED_SEED_DIR", "RESEARCH_FILINGS_EMBED_SEED_DIR")
+    return [Path(configured) for name in names if (configured := getattr(settings, name, ""))]
 
 
 def cached_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray | None:
@@ -53,7 +55,7 @@ def cached_vectors(embedder: Embedder, texts: Sequence[str]) -> np.ndarray | Non
     if not texts:
         return None
     name = f"{cache_key(embedder, texts)}.npy"
-    for root in (_cache_dir(), _seed_dir()):
+    for root in (_cache_dir(), *_seed_dirs()):
         if root is None:
             continue
         try:

@@ -170,3 +170,25 @@ def test_a_web_citation_resolves_to_its_stored_result() -> None:
     assert not judge.citation_resolves_web({**cite, "quote": "Lenders fell."}, steps)
     assert not judge.citation_resolves_web({**cite, "citation": "Banks fall — https://news.example/a"}, steps)
     assert not judge.citation_resolves_web(cite, [])
+
+
+def test_a_figure_in_a_cited_documents_title_is_a_name_not_a_figure() -> None:
+    chunks = {7: {"text": "Total net sales 81,797 82,959", "title": "Apple Inc. Form 10-Q, Q3 2023", "page": "1"}}
+    quoted = "The figure, according to Apple Inc. Form 10-Q, Q3 2023: “Total net sales 81,797 82,959”"
+    assert judge.trace_figures(quoted, "q", [], [], chunks) == (2, 2, [])
+    # The same number outside the title is a figure and must be traced.
+    assert judge.trace_figures("Apple filed 10 forms.", "q", [], [], chunks)[:2] == (0, 1)
+
+
+def test_a_statement_cell_is_traced_to_the_passage_or_passages_holding_its_row() -> None:
+    chunks = {
+        5: {"text": "Net sales: Products $ 60,584 $ 63,355 Services 21,213", "title": "10-Q", "page": "1"},
+        6: {"text": "19,604 Total net sales 81,797 82,959", "title": "10-Q", "page": "1"},
+    }
+    cell = {"kind": "cell", "chunk_id": 6, "quote_figure": "81,797", "value": 81797.0, "display": "$81,797 million"}
+    assert judge.trace_figures("Total net sales were $81,797 million.", "q", [cell], [], chunks) == (1, 1, [])
+    split = {**cell, "chunk_id": 5, "chunk_next": 6}  # the row starts in one passage, runs on in the next
+    assert judge.claim_traced(split, [], chunks)
+    made_up = {**cell, "quote_figure": "81,800", "display": "$81,800 million"}
+    assert not judge.claim_traced(made_up, [], chunks)
+    assert judge.trace_figures("Total net sales were $81,800 million.", "q", [made_up], [], chunks)[:2] == (0, 1)

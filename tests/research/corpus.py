@@ -43,3 +43,52 @@ def remove_documents(owner: Any) -> None:
     for document in Document.objects.filter(owner=owner):
         document.file.delete(save=False)
     Document.objects.filter(owner=owner).delete()
+
+
+FILINGS = Path(__file__).resolve().parents[2] / "data" / "filings"
+
+
+def filings_manifest() -> list[dict[str, Any]]:
+    """The shipped filings the golden set reads (``data/filings/manifest.json``), with the metadata a
+    user confirms at upload (company, form, dates)."""
+    import json
+
+    entries: list[dict[str, Any]] = json.loads((FILINGS / "manifest.json").read_text())
+    return entries
+
+
+def load_filings(owner: Any, visibility: str = "team") -> dict[str, Any]:
+    """Every manifest filing uploaded as a PDF by ``owner`` through the upload service and ingested;
+    by file stem (``APPLE_2023Q3_10Q``)."""
+    import datetime as dt
+
+    from config.celery import app
+    from research.services import UploadFile, document_ingest, document_upload
+
+    def date(value: str | None) -> dt.date | None:
+        return dt.date.fromisoformat(value) if value else None
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True  # no worker here: the on-commit ingestion runs in-process
+    documents = {}
+    try:
+        for entry in filings_manifest():
+            result = document_upload(
+                user=owner,
+                files=[UploadFile(name=entry["file"], data=(FILINGS / entry["file"]).read_bytes())],
+                visibility=visibility,
+                title=entry["title"],
+                issuer=entry["issuer"],
+                doc_type=entry["doc_type"],
+                doc_date=date(entry["doc_date"]),
+                period_start=date(entry["period_start"]),
+                period_end=date(entry["period_end"]),
+                tags=entry["tags"],
+            )
+            assert not result.rejected, result.rejected
+            document = document_ingest(document_id=(result.created or result.duplicates)[0].pk)
+            assert document.status == "done", document.error
+            documents[Path(entry["file"]).stem] = document
+    finally:
+        app.conf.task_always_eager = eager
+    return documents

@@ -42,3 +42,14 @@ def test_the_seed_is_the_models_output_and_is_used_with_an_empty_cache(
     assert cached_vectors(embedder, [*texts[name][:-1], texts[name][-1] + " (edited)"]) is None
     settings.RESEARCH_EMBED_SEED_DIR = ""
     assert cached_vectors(embedder, texts[name]) is None  # no seed, empty cache: the model must run
+
+
+def test_every_shipped_filing_has_its_vectors_in_the_repository() -> None:
+    from research.management.commands.research_embed_seed import filings_texts
+
+    embedder, seed = get_embedder(), Path(settings.RESEARCH_FILINGS_EMBED_SEED_DIR)
+    texts = filings_texts(Path(settings.RESEARCH_FILINGS_DIR))
+    assert len(texts) == 10  # data/filings/manifest.json: the filings golden set's documents
+    missing = [name for name, t in texts.items() if not (seed / f"{cache_key(embedder, t)}.npy").exists()]
+    assert not missing, f"run `manage.py research_embed_seed` (PDF parsing, chunking or model changed): {missing[:3]}"
+    assert sorted(p.name for p in seed.glob("*.npy")) == sorted(f"{cache_key(embedder, t)}.npy" for t in texts.values())

@@ -1,13 +1,16 @@
-"""Write the shipped demo corpus's chunk vectors into the repository (``RESEARCH_EMBED_SEED_DIR``).
+"""Write the chunk vectors of what the repository ships into the repository: the demo corpus
+(``RESEARCH_EMBED_SEED_DIR``) and the SEC filings of ``data/filings/manifest.json``
+(``RESEARCH_FILINGS_EMBED_SEED_DIR``).
 
-Run after a change of chunking or embedding model (``tests/research/test_embed_seed.py`` fails until
-then): every manifest entry is parsed and chunked as ingestion does, its vectors taken from the
+Run after a change of PDF parsing, chunking or embedding model (``tests/research/test_embed_seed.py``
+fails until then): every entry is parsed and chunked as ingestion does, its vectors taken from the
 embedding cache or the model, and saved under the same content key the cache uses. Files no entry
 needs any more are removed.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +34,30 @@ def corpus_texts(root: Path) -> dict[str, list[str]]:
     return out
 
 
+def filings_texts(root: Path) -> dict[str, list[str]]:
+    """Each shipped filing's chunk texts (``manifest.json`` under ``root``), by file — exactly what
+    ingesting the uploaded PDF embeds."""
+    out = {}
+    for entry in json.loads((root / "manifest.json").read_text()):
+        data = (root / entry["file"]).read_bytes()
+        _pages, drafts = parse_and_chunk(Document.Kind.PDF, data, name=entry["file"])
+        out[entry["file"]] = [d.text for d in drafts]
+    return out
+
+
 class Command(BaseCommand):
-    help = "Write the demo corpus's chunk vectors into the repository (the read-only embedding seed)."
+    help = "Write the demo corpus's and the shipped filings' chunk vectors into the repository (read-only seeds)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        root, seed = Path(settings.RESEARCH_DEMO_CORPUS_DIR), Path(settings.RESEARCH_EMBED_SEED_DIR)
+        self._write(corpus_texts(Path(settings.RESEARCH_DEMO_CORPUS_DIR)), Path(settings.RESEARCH_EMBED_SEED_DIR))
+        filings = Path(settings.RESEARCH_FILINGS_DIR)
+        self._write(filings_texts(filings), Path(settings.RESEARCH_FILINGS_EMBED_SEED_DIR))
+
+    def _write(self, entries: dict[str, list[str]], seed: Path) -> None:
         seed.mkdir(parents=True, exist_ok=True)
         embedder = get_embedder()
         wanted = set()
-        for name, texts in corpus_texts(root).items():
+        for name, texts in entries.items():
             key = cache_key(embedder, texts)
             wanted.add(f"{key}.npy")
             vectors, cached = embed_texts(embedder, texts, step=settings.RESEARCH_EMBED_PROGRESS_STEP)

@@ -105,3 +105,21 @@ def thread_state(thread_id: str) -> dict[str, Any]:
 
     with checkpointer() as saver:
         return dict(build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values)
+
+
+@pytest.fixture(scope="module")
+def filings_library(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The ten SEC filings of the filings golden set (``data/filings/manifest.json``) uploaded as PDFs
+    by a team member and ingested, for one module; by file stem."""
+    from django.db import connection
+
+    from core.services import user_ensure
+    from tests.research.corpus import load_filings, remove_documents
+
+    with django_db_blocker.unblock():
+        owner, _ = user_ensure(email="filings-library@example.test", roles=["analyst"], password=None)
+        yield load_filings(owner)
+        remove_documents(owner)
+        owner.delete()
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE reviews_auditevent")  # audit rows refuse DELETE
