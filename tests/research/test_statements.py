@@ -257,7 +257,7 @@ def test_a_cell_read_by_hand_is_extracted_with_its_period_unit_and_statement(
 
 
 def test_column_periods_carry_their_end_date_and_length() -> None:
-    row, cell = _cell(
+    _row, cell = _cell(
         APPLE_10Q, "Payments for acquisition of property, plant and equipment", "Nine Months Ended July 1, 2023", page=8
     )
     assert (cell["end"], cell["months"], cell["year"]) == ("2023-07-01", 9, 2023)
