@@ -160,11 +160,14 @@ class StatementRow(models.Model):
     """One row of a financial statement table read from a document (research/ingest/statements.py):
     its label, the statement it is in, its unit and its values per period column (``cells``: a list
     of ``{"label", "end", "year", "months", "text", "value"}`` — ``text`` as printed, ``value`` a
-    decimal string or null), on its page. ``chunk`` is the passage whose text holds ``line``, so a
-    figure read from a cell is checked against the stored passage like any quote."""
+    decimal string or null), on its page. ``chunk`` is the passage whose text holds ``line`` (with
+    ``chunk_next`` when the row runs on into the next passage), so a figure read from a cell is
+    checked against the stored passages like any quote."""
 
     document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="statement_rows")
     chunk = models.ForeignKey(Chunk, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # A row cut between two passages: the next passage holds the rest of ``line``.
+    chunk_next = models.ForeignKey(Chunk, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     ordinal = models.PositiveIntegerField()
     statement = models.CharField(max_length=30, help_text="income_statement, balance_sheet, cash_flow, …")
     caption = models.CharField(max_length=300, blank=True)

@@ -194,3 +194,10 @@ def _has_period(row: StatementRow, period_end: dt.date | None, months: int | Non
         and (months is None or cell.get("months") == months)
         for cell in row.cells
     )
+
+
+def statement_rows_of(*, user: Any, document_ids: list[int]) -> list[StatementRow]:
+    """Every statement row of these documents the user may see, in document order (read by the chat
+    agent, which picks the rows and cells a question needs)."""
+    visible = Document.objects.visible_to(user).filter(status=Document.Status.DONE, pk__in=document_ids)
+    return list(StatementRow.objects.filter(document__in=visible).select_related("document").order_by("ordinal"))

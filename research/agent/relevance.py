@@ -105,8 +105,10 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         covered |= _aspects_of(quote, u, True)
     if any(x.get("kind") == "table" for x in c.claims):
         covered |= {"who", "count"}
-    if any(x.get("kind") == "quote" for x in c.claims):
+    if any(x.get("kind") in ("quote", "cell") for x in c.claims):
         covered.add("level")
+    if any(x.get("kind") == "cell" for x in c.claims) and any(x.get("kind") == "calc" for x in c.claims):
+        covered |= {"change", "count"}  # computed by the calculator from cited statement cells
     missing = sorted(asked - covered)
     return {
         "check": "aspects",

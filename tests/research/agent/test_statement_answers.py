@@ -1,0 +1,104 @@
+"""Answers computed from statement cells on the deterministic engine, over the Apple 10-Q for the
+quarter ended 1 July 2023 (data/filings). Expected figures were read by hand from the filing's
+statements (PDF p. 4 income statement, p. 8 cash flows, p. 16 segment note) and computed by hand
+from those cells; the printed page labels are the 10-Q's footer numbers (PDF page − 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from research.agent.verify import render_text
+from tests.research.conftest import ingest
+from tests.research.pdfs import APPLE_10Q
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def apple_10q(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Any]:
+    from django.db import connection
+
+    from config.celery import app
+    from core.services import user_ensure
+    from research.models import Document
+
+    with django_db_blocker.unblock():
+        owner, _ = user_ensure(email="filings-library@example.test", roles=["analyst"], password=None)
+        eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+        try:
+            document = ingest(owner, APPLE_10Q.name, APPLE_10Q.read_bytes(), title="Apple Inc. Form 10-Q (Q3 2023)")
+        finally:
+            app.conf.task_always_eager = eager
+        yield document
+        for doc in Document.objects.filter(owner=owner):
+            doc.file.delete(save=False)
+        Document.objects.filter(owner=owner).delete()
+        owner.delete()
+        with connection.cursor() as cursor:
+            cursor.execute("TRUNCATE reviews_auditevent")  # audit rows refuse DELETE
+
+
+def _answer(turn: Any) -> str:
+    return render_text(turn.answer, turn.claims)
+
+
+def _verified(turn: Any) -> None:
+    assert turn.status == "done", (turn.status, turn.verification["answers"], turn.verification["problems"])
+    assert turn.verification["status"] == "verified", turn.verification
+
+
+def test_a_metric_is_answered_with_the_exact_cell_its_units_and_page(apple_10q: Any, ask: Any) -> None:
+    turn = ask("What was Apple's capital expenditure in the nine months ended July 1, 2023?")
+    text = _answer(turn)
+    _verified(turn)
+    assert "Capital expenditure (Nine Months Ended July 1, 2023): $8,796 million paid out" in text
+    assert "“Payments for acquisition of property, plant and equipment (8,796) (7,419)”" in text
+    assert "p. 5 (PDF p. 8)" in text
+    cell = next(c for c in turn.claims if c["kind"] == "cell")
+    assert cell["value"] == -8796 and cell["quote_figure"] == "8,796"
+    assert any(c["page"] == "5" and "chunk=" in c["url"] and "page=8" in c["url"] for c in turn.citations)
+
+
+def test_a_margin_is_computed_by_the_calculator_from_cited_cells(apple_10q: Any, ask: Any) -> None:
+    turn = ask("What was Apple's gross margin percentage in Q3 2023?")
+    text = _answer(turn)
+    _verified(turn)
+    # 36,413 / 81,797 × 100 = 44.5163… (gross margin over total net sales, three months to 1 July 2023)
+    assert "Gross margin percentage (Three Months Ended July 1, 2023): 44.52% [Calculated: 36413 / 81797 * 100]" in text
+    assert "$36,413 million" in text and "$81,797 million" in text
+    calc = next(c for c in turn.claims if c["kind"] == "calc")
+    assert calc["value"] == pytest.approx(36413 / 81797 * 100)
+
+
+def test_growth_is_the_difference_and_the_percentage_change_of_two_cells(apple_10q: Any, ask: Any) -> None:
+    turn = ask("By how much did Apple's services revenue grow year over year in the quarter?")
+    text = _answer(turn)
+    _verified(turn)
+    # Services net sales: 21,213 (three months to 1 Jul 2023) against 19,604 (to 25 Jun 2022):
+    # +1,609, i.e. +8.2073…%.
+    assert "rose from $19,604 million (Three Months Ended June 25, 2022) to $21,213 million" in text
+    assert "+$1,609 million [Calculated: 21213 - 19604]" in text
+    assert "+8.21% [Calculated: pct_change(19604, 21213)]" in text
+
+
+def test_a_yes_no_question_needing_a_calculation_says_yes_and_shows_it(apple_10q: Any, ask: Any) -> None:
+    turn = ask("Did any of Apple's segments exceed 20% of revenue in the quarter?")
+    text = _answer(turn)
+    _verified(turn)
+    assert text.startswith("Yes — in the Three Months Ended July 1, 2023")
+    # Americas 35,383 / 81,797 = 43.26%; Europe 20,205 / 81,797 = 24.70% (over 20%);
+    # Greater China 15,758 → 19.26%, Japan 4,821 → 5.89%, Rest of Asia Pacific 5,630 → 6.88%.
+
+    over, _, under = text.partition("At or below it:")
+    assert "Americas $35,383 million: 43.26%" in over and "Europe $20,205 million: 24.70%" in over
+    assert "Greater China $15,758 million: 19.26%" in under and "Japan $4,821 million: 5.89%" in under
+    assert "Rest of Asia Pacific $5,630 million: 6.88%" in under
+
+
+def test_a_higher_threshold_gives_no(apple_10q: Any, ask: Any) -> None:
+    turn = ask("Did any Apple segment exceed 50% of revenue in the quarter?")
+    _verified(turn)
+    assert _answer(turn).startswith("No — in the Three Months Ended July 1, 2023")
