@@ -52,7 +52,8 @@ def share_test(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
         return False
     at = placeholder(c)
     base = cell_ref(c, totals[0], total, "revenue")
-    over, under = [], []
+    over: list[str] = []
+    under: list[str] = []
     for member in members:
         cell = same_column(member, first)
         if cell is None:

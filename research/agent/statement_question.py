@@ -101,21 +101,28 @@ def parse_ask(question: str) -> Ask | None:
     """What ``question`` asks of the statements, or None when it names no statement line."""
     concepts = tuple(c.key for c in concepts_asked(question))
     months, end, year = _period(question)
-    when = {"months": months, "end": end, "year": year}
     threshold = _THRESHOLD.search(question)
     if _YES_NO.search(question) and threshold and re.search(r"\bsegments?\b|\bcategor|\bproducts?\b", question, re.I):
         group = "segment" if re.search(r"\bsegments?\b", question, re.I) else "category"
-        return Ask("share_test", concepts or ("revenue",), threshold=float(threshold.group(1)), group=group, **when)
+        return Ask(
+            "share_test",
+            concepts or ("revenue",),
+            threshold=float(threshold.group(1)),
+            group=group,
+            months=months,
+            end=end,
+            year=year,
+        )
     for pattern, numerator, denominator, name, how in RATIOS:
         if re.search(pattern, question, re.I):
-            return Ask("ratio", concepts, ratio=(numerator, denominator, name, how), **when)
+            return Ask("ratio", concepts, ratio=(numerator, denominator, name, how), months=months, end=end, year=year)
     if not concepts:
         return None
     if _SHARE.search(question) and "revenue" in concepts:
-        return Ask("share", concepts, **when)
+        return Ask("share", concepts, months=months, end=end, year=year)
     if _GROWTH.search(question):
-        return Ask("growth", concepts, **when)
-    return Ask("value", concepts, **when)
+        return Ask("growth", concepts, months=months, end=end, year=year)
+    return Ask("value", concepts, months=months, end=end, year=year)
 
 
 def item_rows(question: str, concept: Concept, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ def test_rows_are_stored_with_their_passage_and_found_through_synonyms(analyst: 
     assert capex[0].label == "Payments for acquisition of property, plant and equipment"
     assert capex[0].statement == "cash_flow" and (capex[0].page_number, capex[0].page_label) == (8, "5")
     # The passage linked to the row holds its line verbatim: what the verifier checks a cell against.
+    assert capex[0].chunk_id is not None
     chunk = Chunk.objects.get(pk=capex[0].chunk_id)
     assert "Payments for acquisition of property, plant and equipment (8,796) (7,419)" in " ".join(chunk.text.split())
     assert capex[0].citation.endswith("p. 5 (PDF p. 8)")
