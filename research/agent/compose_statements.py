@@ -30,7 +30,7 @@ from research.agent.statement_question import (
     same_column,
 )
 from research.calculator import CalculatorError, evaluate
-from research.retrieval.statement_terms import BY_KEY
+from research.retrieval.statement_terms import BY_KEY, label_rank
 
 
 def _digits(cell: dict[str, Any]) -> int:
@@ -132,7 +132,8 @@ def _subject(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> tuple[dict[st
     concept = BY_KEY[ask.concepts[0]]
     named = item_rows(c.question, concept, rows)
     if named:
-        return named[0], named[0]["label"]
+        fits = label_rank(concept, named[0]["label"]) is not None  # the concept's own row, named as asked
+        return named[0], concept.name if fits else named[0]["label"]
     found = _in_one_document(rows, (concept.key,))
     return (found[concept.key], concept.name) if found else None
 
@@ -158,7 +159,8 @@ def placeholder(c: Composer) -> int:
 
 
 def title(name: str) -> str:
-    return name[:1].upper() + name[1:]
+    """The name at the start of a sentence: "Revenue"; a name such as "iPhone" keeps its case."""
+    return name if name[1:2].isupper() else name[:1].upper() + name[1:]
 
 
 def _growth(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
@@ -198,7 +200,8 @@ def _ratio(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
         return False
     at = placeholder(c)
     a = cell_ref(c, found[numerator], top, BY_KEY[numerator].name)
-    b = cell_ref(c, found[denominator], bottom, BY_KEY[denominator].name)
+    paid = how == "minus" and float(bottom["value"]) < 0  # capital expenditure printed as an outflow
+    b = cell_ref(c, found[denominator], bottom, BY_KEY[denominator].name, outflow=paid)
     x, y = _number(top), _number(bottom)
     if how == "pct":
         result = calc_ref(c, f"{x} / {y} * 100", name, lambda v: formatting.percent(v))
@@ -244,6 +247,7 @@ def compose_statements(c: Composer, out: dict[str, Any]) -> bool:
     handlers = {"value": _value, "ratio": _ratio, "growth": _growth, "share": _share, "share_test": share_test}
     parts, claims, citations, figures = list(c.parts), list(c.claims), list(c.citations), list(c.figures)
     if handlers[ask.op](c, ask, rows):
+        c.assessment = {"statement_answer": ask.op}
         return True
     c.parts, c.claims, c.citations, c.figures = parts, claims, citations, figures  # nothing half-written
     return False

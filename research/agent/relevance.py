@@ -107,8 +107,10 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         covered |= {"who", "count"}
     if any(x.get("kind") in ("quote", "cell") for x in c.claims):
         covered.add("level")
-    if any(x.get("kind") == "cell" for x in c.claims) and any(x.get("kind") == "calc" for x in c.claims):
-        covered |= {"change", "count"}  # computed by the calculator from cited statement cells
+    if c.assessment.get("statement_answer"):
+        # Answered from statement cells by the operation the question asks (a value, a ratio, growth
+        # computed by the calculator): "how much did … spend" is the amount, "how much did … grow" the growth.
+        covered |= {"level", "change", "count"}
     missing = sorted(asked - covered)
     return {
         "check": "aspects",

@@ -202,9 +202,16 @@ def documents_for(question: str, passages: list[dict[str, Any]], limit: int = 3)
     """The documents to read statement rows from when the question named none: those of the
     retrieved passages, best ranked first, a document whose title the question names ("Apple")
     before the others."""
+    titles = {int(p["document_id"]): str(p.get("document_title", "")) for p in reversed(passages)}
+    ranked = list(dict.fromkeys(int(p["document_id"]) for p in passages))
+    return prefer_named(question, [(doc, titles[doc]) for doc in ranked])[:limit]
+
+
+def prefer_named(question: str, documents: list[tuple[int, str]]) -> list[int]:
+    """Document ids in the given order, those whose title the question names ("Costco") first."""
     asked = set(re.findall(r"[a-z]{3,}", question.lower()))
-    order: dict[int, bool] = {}
-    for passage in passages:
-        words = set(re.findall(r"[a-z]{3,}", str(passage.get("document_title", "")).lower())) - _TITLE_NOISE
-        order.setdefault(int(passage["document_id"]), bool(words & asked))
-    return sorted(order, key=lambda doc: not order[doc])[:limit]
+
+    def named(title: str) -> bool:
+        return bool((set(re.findall(r"[a-z]{3,}", title.lower())) - _TITLE_NOISE) & asked)
+
+    return [doc for doc, _title in sorted(documents, key=lambda d: not named(d[1]))]

@@ -120,17 +120,18 @@ def statement_rows(state: ChatState, question: str, document_ids: list[int]) -> 
     """The statement table rows a statement question may need, from ``document_ids`` (best first):
     rows of the concepts it names and of the lines it names word for word, as JSON-safe dicts with
     their citation and link ([] when the question asks nothing of a statement)."""
-    from research.agent.statement_question import parse_ask, wanted
+    from research.agent.statement_question import parse_ask, prefer_named, wanted
     from research.selectors import statement_rows_of
 
     ask = parse_ask(question)
     if ask is None or not document_ids:
         return []
     user = get_user_model().objects.get(pk=state["user_id"])
-    rank = {doc: i for i, doc in enumerate(document_ids)}
-    found = sorted(
-        statement_rows_of(user=user, document_ids=document_ids), key=lambda r: (rank[r.document_id], r.ordinal)
-    )
+    found = statement_rows_of(user=user, document_ids=document_ids)
+    titles = {r.document_id: r.document.title for r in found}
+    given = [(doc, titles[doc]) for doc in document_ids if doc in titles]
+    rank = {doc: i for i, doc in enumerate(prefer_named(question, given))}
+    found.sort(key=lambda r: (rank[r.document_id], r.ordinal))
     rows = wanted(ask, question, [_row_dict(r, i) for i, r in enumerate(found)])
     _quote_split_rows(rows)
     return rows

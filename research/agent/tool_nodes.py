@@ -80,7 +80,9 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         passages = _complete(state, query, u, result["output"]["passages"])
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
         result["confidence"] = _confidence(query, u, passages)
-        rows = store.statement_rows(state, query, filters.get("document_ids") or documents_for(query, passages))
+        # The question as asked (the search query may be rewritten for retrieval), as the composer reads it.
+        asked = state.get("resolved") or state["question"]
+        rows = store.statement_rows(state, asked, filters.get("document_ids") or documents_for(asked, passages))
         if rows:  # the statement tables' rows the question needs: figures read from cells
             result["output"]["statement_rows"] = rows
             result["confidence"] = max(result["confidence"], 0.9)

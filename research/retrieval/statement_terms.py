@@ -79,14 +79,16 @@ CONCEPTS: tuple[Concept, ...] = (
         "diluted earnings per share",
         r"diluted eps|eps \(?diluted\)?|diluted earnings per share|earnings per diluted share|diluted net income per",
         r"per share diluted$|per share diluted continuing operations$|diluted earnings per share|earnings per share "
-        r"diluted|^earnings per diluted share|share attributable to \w+ diluted$",
+        r"diluted|^earnings per diluted share|share attributable to \w+ diluted$"
+        r"|^diluted (?:net )?(?:income|earnings)(?: loss)? per (?:common )?share",
         "income_statement",
     ),
     _c(
         "basic_eps",
         "basic earnings per share",
         r"basic eps|basic earnings per share|eps \(?basic\)?",
-        r"per share basic$|basic earnings per share|earnings per share basic",
+        r"per share basic$|basic earnings per share|earnings per share basic"
+        r"|^basic (?:net )?(?:income|earnings)(?: loss)? per (?:common )?share",
         "income_statement",
     ),
     _c(

@@ -1,7 +1,8 @@
-"""Answers computed from statement cells on the deterministic engine, over the Apple 10-Q for the
-quarter ended 1 July 2023 (data/filings). Expected figures were read by hand from the filing's
-statements (PDF p. 4 income statement, p. 8 cash flows, p. 16 segment note) and computed by hand
-from those cells; the printed page labels are the 10-Q's footer numbers (PDF page − 3)."""
+"""Answers computed from statement cells on the deterministic engine, over a library of four
+filings (data/filings): the Apple 10-Q for the quarter ended 1 July 2023, eBay's first-quarter 2023
+earnings release, Adobe's 10-Q for the quarter ended 2 June 2023 and Costco's third-quarter fiscal
+2023 release. Expected figures were read by hand from the filings' statements and computed by hand
+from those cells; Apple's printed page labels are its 10-Q footer numbers (PDF page − 3)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from research.agent.verify import render_text
 from tests.research.conftest import ingest
-from tests.research.pdfs import APPLE_10Q
+from tests.research.pdfs import APPLE_10Q, FILINGS
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +30,16 @@ def apple_10q(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Any]:
         owner, _ = user_ensure(email="filings-library@example.test", roles=["analyst"], password=None)
         eager, app.conf.task_always_eager = app.conf.task_always_eager, True
         try:
-            document = ingest(owner, APPLE_10Q.name, APPLE_10Q.read_bytes(), title="Apple Inc. Form 10-Q (Q3 2023)")
+            library = [
+                (APPLE_10Q, "Apple Inc. Form 10-Q (Q3 2023)"),
+                (FILINGS / "EBAY_2023Q1_EARNINGS.pdf", "eBay Q1 2023 earnings release"),
+                (FILINGS / "ADOBE_2022Q2_10Q.pdf", "Adobe Inc. Form 10-Q (Q2 2023)"),
+                (FILINGS / "COSTCO_2023Q3_EARNINGS.pdf", "Costco Q3 fiscal 2023 earnings release"),
+            ]
+            documents = [ingest(owner, path.name, path.read_bytes(), title=title) for path, title in library]
         finally:
             app.conf.task_always_eager = eager
-        yield document
+        yield documents
         for doc in Document.objects.filter(owner=owner):
             doc.file.delete(save=False)
         Document.objects.filter(owner=owner).delete()
@@ -102,3 +109,55 @@ def test_a_higher_threshold_gives_no(apple_10q: Any, ask: Any) -> None:
     turn = ask("Did any Apple segment exceed 50% of revenue in the quarter?")
     _verified(turn)
     assert _answer(turn).startswith("No — in the Three Months Ended July 1, 2023")
+
+
+def test_the_filing_of_the_company_named_is_read(apple_10q: Any, ask: Any) -> None:
+    turn = ask("How much did Costco's total revenue grow year over year in the third quarter of fiscal 2023?")
+    text = _answer(turn)
+    _verified(turn)
+    # Total revenue 53,648 (12 weeks to 7 May 2023) against 52,596 (to 8 May 2022): +1,052, +2.0001%.
+    assert (
+        "rose from $52,596 million (12 Weeks Ended May 8, 2022) to $53,648 million (12 Weeks Ended May 7, 2023)" in text
+    )
+    assert (
+        "+$1,052 million [Calculated: 53648 - 52596]" in text
+        and "+2.00% [Calculated: pct_change(52596, 53648)]" in text
+    )
+    assert "Costco Q3 fiscal 2023 earnings release, p. 3" in text
+
+
+def test_a_line_the_filer_prints_is_quoted_rather_than_recomputed(apple_10q: Any, ask: Any) -> None:
+    turn = ask("What was eBay's free cash flow in the first quarter of 2023?")
+    text = _answer(turn)
+    _verified(turn)
+    assert text.startswith("Free cash flow (Three Months Ended March 31, 2023): $709 million")
+    assert "eBay Q1 2023 earnings release, p. 15" in text
+
+
+def test_free_cash_flow_and_operating_margin_are_computed_when_not_printed(apple_10q: Any, ask: Any) -> None:
+    fcf = ask("What was Adobe's free cash flow in the six months ended June 2, 2023?")
+    _verified(fcf)
+    # Net cash provided by operating activities 3,832 less purchases of property and equipment (222).
+    assert "Free cash flow (Six Months Ended June 2, 2023): $3,610 million [Calculated: 3832 - 222]" in _answer(fcf)
+    margin = ask("What was Adobe's operating margin in the three months ended June 2, 2023?")
+    _verified(margin)
+    # Operating income 1,624 / total revenue 4,816 = 33.7209…%.
+    assert "Operating margin (Three Months Ended June 2, 2023): 33.72% [Calculated: 1624 / 4816 * 100]" in _answer(
+        margin
+    )
+
+
+def test_per_share_figures_are_not_in_millions(apple_10q: Any, ask: Any) -> None:
+    turn = ask("What was Adobe's diluted EPS in the quarter ended June 2, 2023?")
+    _verified(turn)
+    assert _answer(turn).startswith("Diluted earnings per share (Three Months Ended June 2, 2023): $2.82 per share")
+
+
+def test_a_category_share_test(apple_10q: Any, ask: Any) -> None:
+    turn = ask("Did any of Apple's product categories exceed 25% of net sales in Q3 2023?")
+    text = _answer(turn)
+    _verified(turn)
+    # iPhone 39,669 / 81,797 = 48.50%; Services 21,213 / 81,797 = 25.93%; Mac 6,840 → 8.36%.
+    assert text.startswith("Yes — in the Three Months Ended July 1, 2023")
+    assert "iPhone $39,669 million: 48.50%" in text and "Services $21,213 million: 25.93%" in text
+    assert "Mac $6,840 million: 8.36%" in text.partition("At or below it:")[2]
