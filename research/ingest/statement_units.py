@@ -73,7 +73,8 @@ def row_unit(label: str, section: str, units: str, cell: Cell) -> str:
         if shares:
             return f"shares ({shares.group(1).lower()})"
         return f"shares ({scale})" if scale else "shares"
-    per_share = _PER_SHARE_RE.search(f"{section} {label}")
+    # Under a per-share heading only short labels are per share ("Basic", "Continuing operations").
+    per_share = _PER_SHARE_RE.search(label) or (_PER_SHARE_RE.search(section) and len(label.split()) <= 3)
     if per_share or (re.fullmatch(r"basic|diluted", label, re.I) and "per share" in units.lower()):
         return "USD per share"
     return f"USD {scale}" if scale else "USD"

@@ -204,6 +204,9 @@ def _text_line(t: _Table, line: str) -> None:
         return
     if _UNITS_RE.search(line) and len(line) < PROSE_CHARS:
         t.units, t.units_open = line, line.startswith("(") and ")" not in line
+        rest = line.split(")", 1)[1] if line.startswith("(") and ")" in line else ""
+        if rest.strip() and is_header_line(rest):
+            t.header.append(rest)  # "(In Millions; Unaudited) Apr 1, 2023 Apr 2, 2022"
         return
     if is_header_line(line):
         if not t.header and t.rows:
