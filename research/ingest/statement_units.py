@@ -49,7 +49,9 @@ def table_scale(units: str) -> str:
     return word or "thousands"
 
 
-_MONEY_RE = re.compile(r"\$|par value|proceeds|payments?\b|purchases?\b|repurchases?\b|paid-in|capital\b", re.I)
+_MONEY_RE = re.compile(
+    r"\$|par value|proceeds|payments?\b|purchases?\b|repurchases?\b|paid-in|capital\b|treasury|at cost", re.I
+)
 
 
 def _is_shares(label: str, section: str) -> bool:

@@ -217,8 +217,15 @@ def _text_line(t: _Table, line: str) -> None:
         t.columns, t.header, t.pending, t.section = [], [], "", ""
         t.prose = line
         return
-    if t.pending and not t.pending.endswith(":") and line.endswith(":") and len(line.split()) <= 3:
-        t.pending = f"{t.pending} {line}"
+    if (
+        t.pending
+        and not t.pending_row
+        and (
+            (not t.pending.endswith(":") and line.endswith(":") and len(line.split()) <= 3)
+            or _continues(t.pending, line)
+        )
+    ):
+        t.pending = f"{t.pending} {line}"  # a label or heading broken over lines
         return
     if t.header and not t.rows_since_header and not (line.endswith(":") or line.isupper()):
         t.header.append(line)  # "Inc/ (Dec)", "Excluding Currency Translation": more of the header
