@@ -144,7 +144,8 @@ def best_rows(concept_key: str, rows: list[dict[str, Any]]) -> list[dict[str, An
 
 
 def pick_cell(cells: list[dict[str, Any]], ask: Ask) -> dict[str, Any] | None:
-    """The column the question's period names: its length, end date or year; else the first (latest)."""
+    """The column the question's period names — its length, end date or year — the first (latest)
+    when it names none; None when the table has no column for the period asked."""
 
     def score(item: tuple[int, dict[str, Any]]) -> tuple[int, int]:
         index, cell = item
@@ -157,8 +158,18 @@ def pick_cell(cells: list[dict[str, Any]], ask: Ask) -> dict[str, Any] | None:
             points += 3 if cell.get("year") == ask.year else -3
         return points, -index
 
-    usable = [(i, c) for i, c in enumerate(cells) if c.get("value") is not None]
+    usable = [(i, c) for i, c in enumerate(cells) if c.get("value") is not None and _matches(c, ask)]
     return max(usable, key=score)[1] if usable else None
+
+
+def _matches(cell: dict[str, Any], ask: Ask) -> bool:
+    """The column is for the period asked (a period the table does not have is never swapped for
+    another): same end date, else same year; same length unless the column is a point in time."""
+    if ask.end and cell.get("end") != ask.end.isoformat():
+        return False
+    if not ask.end and ask.year and cell.get("year") != ask.year:
+        return False
+    return not (ask.months and cell.get("months") is not None and cell["months"] != ask.months)
 
 
 def prior_cell(cells: list[dict[str, Any]], current: dict[str, Any]) -> dict[str, Any] | None:

@@ -161,3 +161,10 @@ def test_a_category_share_test(apple_10q: Any, ask: Any) -> None:
     assert text.startswith("Yes — in the Three Months Ended July 1, 2023")
     assert "iPhone $39,669 million: 48.50%" in text and "Services $21,213 million: 25.93%" in text
     assert "Mac $6,840 million: 8.36%" in text.partition("At or below it:")[2]
+
+
+def test_a_period_the_statement_does_not_have_is_not_answered_from_another(apple_10q: Any, ask: Any) -> None:
+    # Apple's cash-flow statement has nine-month columns only: no three-month capital expenditure.
+    turn = ask("What was Apple's capital expenditure in the three months ended July 1, 2023?")
+    assert not any(c["kind"] == "cell" for c in turn.claims)
+    assert "Capital expenditure (Nine Months Ended" not in _answer(turn)

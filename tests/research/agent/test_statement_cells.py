@@ -70,6 +70,12 @@ def test_the_period_asked_picks_the_column_and_its_year_earlier_twin() -> None:
     quarter = parse_ask("capex in Q3 2023")
     assert quarter is not None and pick_cell(CELLS, quarter) is CELLS[0]
     assert prior_cell(CELLS, CELLS[0]) is CELLS[1] and prior_cell(CELLS, CELLS[2]) is CELLS[3]
+    # A period the table does not have is not swapped for another one.
+    for question in ("capex in fiscal 2021", "capex in the six months ended July 1, 2023", "capex on March 31, 2023"):
+        ask = parse_ask(question)
+        assert ask is not None and pick_cell(CELLS, ask) is None, question
+    undated = parse_ask("capex")
+    assert undated is not None and pick_cell(CELLS, undated) is CELLS[0]
 
 
 def test_statement_questions_go_to_the_library_and_plain_ticker_questions_do_not() -> None:
