@@ -98,9 +98,14 @@ class _Table:
     pending_row: bool = False  # the pending line is a row whose values did not fit: only a continuation
     rows_since_header: int = 0
 
-    def start(self, caption: str) -> None:
+    def start(self, caption: str, *, note: bool = False) -> None:
+        """A new table under ``caption``; ``note``: a sentence introducing a table in the notes or
+        MD&A ("The following table shows …"), never one of the primary statements themselves."""
         self.__init__()  # type: ignore[misc]
-        self.caption, self.statement = caption, statement_kind(caption)
+        kind = statement_kind(caption)
+        if note and kind not in ("segment_note", "note"):
+            kind = "segment_note" if re.search(r"\bsegments?\b", caption, re.I) else "note"
+        self.caption, self.statement = caption, kind
         self.units = caption if table_scale(caption) else ""
         # "… were as follows (in" / "millions):" — the caption's units continue on the next line.
         self.units_open = caption.count("(") > caption.count(")")
@@ -242,7 +247,7 @@ def _caption(t: _Table, line: str) -> bool:
     if _INTRO_RE.search(line):
         # "A reconciliation of the segment operating income … periods" / "ended July 1, 2023 … as follows:"
         before = t.prose if line[:1].islower() else ""
-        t.start(f"{before} {line}".strip())
+        t.start(f"{before} {line}".strip(), note=True)
         return True
     return False
 
