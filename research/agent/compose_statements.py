@@ -117,11 +117,14 @@ def _number(cell: dict[str, Any]) -> str:
     return str(cell["value"])
 
 
-def _in_one_document(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> dict[str, dict[str, Any]] | None:
-    """The best row of each concept, all from the first document (in the rows' order) that has them all."""
+def _in_one_document(
+    rows: list[dict[str, Any]], keys: tuple[str, ...], ask: Ask | None = None
+) -> dict[str, dict[str, Any]] | None:
+    """The best row of each concept, all from the first document (in the rows' order) that has them
+    all — with a column for the period ``ask`` names, when given."""
     for document_id in dict.fromkeys(r["document_id"] for r in rows):
         mine = [r for r in rows if r["document_id"] == document_id]
-        found = {key: best_rows(key, mine) for key in keys}
+        found = {key: [r for r in best_rows(key, mine) if ask is None or pick_cell(r["cells"], ask)] for key in keys}
         if all(found.values()):
             return {key: found[key][0] for key in keys}
     return None
@@ -134,7 +137,7 @@ def _subject(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> tuple[dict[st
     if named:
         fits = label_rank(concept, named[0]["label"]) is not None  # the concept's own row, named as asked
         return named[0], concept.name if fits else named[0]["label"]
-    found = _in_one_document(rows, (concept.key,))
+    found = _in_one_document(rows, (concept.key,), ask)
     return (found[concept.key], concept.name) if found else None
 
 
@@ -191,9 +194,9 @@ def _ratio(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
     assert ask.ratio is not None
     numerator, denominator, name, how = ask.ratio
     direct = {"effective tax rate": "effective_tax_rate", "free cash flow": "free_cash_flow"}.get(name)
-    if direct and _in_one_document(rows, (direct,)):
+    if direct and _in_one_document(rows, (direct,), ask):
         return _value(c, Ask("value", (direct,), months=ask.months, end=ask.end, year=ask.year), rows)
-    found = _in_one_document(rows, (numerator, denominator))
+    found = _in_one_document(rows, (numerator, denominator), ask)
     top = pick_cell(found[numerator]["cells"], ask) if found else None
     bottom = same_column(found[denominator], top) if found and top else None
     if found is None or top is None or bottom is None:

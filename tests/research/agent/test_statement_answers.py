@@ -168,3 +168,10 @@ def test_a_period_the_statement_does_not_have_is_not_answered_from_another(apple
     turn = ask("What was Apple's capital expenditure in the three months ended July 1, 2023?")
     assert not any(c["kind"] == "cell" for c in turn.claims)
     assert "Capital expenditure (Nine Months Ended" not in _answer(turn)
+
+
+def test_without_a_company_name_the_filing_with_that_period_answers(apple_10q: Any, ask: Any) -> None:
+    # Only Adobe's 10-Q has a six-month column ending 2 June 2023: purchases of property and equipment (222).
+    turn = ask("What was the capital expenditure in the six months ended June 2, 2023?")
+    _verified(turn)
+    assert _answer(turn).startswith("Capital expenditure (Six Months Ended June 2, 2023): $222 million paid out")
