@@ -159,6 +159,20 @@ def price(value: Any, currency: str = "", kind: str = "") -> str:
     return _signed(body, number < 0 and amount != format_number(0, digits), plus=False)
 
 
+def scaled_money(value: Any, currency: str = "", scale: str = "", *, digits: int = 0, signed: bool = False) -> str:
+    """An amount as a filing states it, in its scale: ``(81797, "USD", "million")`` → ``$81,797 million``;
+    ``(-8796, "USD", "million")`` → ``−$8,796 million``; signed: ``+$1,609 million``."""
+    number = as_number(value)
+    if number is None:
+        return MISSING
+    unit = (currency or "").upper()
+    amount = format_number(abs(number), digits)
+    symbol = CURRENCY_SYMBOLS.get(unit)
+    body = f"{symbol}{amount}" if symbol else (f"{unit} {amount}" if unit else amount)
+    body += f" {scale}" if scale else ""
+    return _signed(body, number < 0 and not _rounds_to_zero(number, digits), plus=signed and number > 0)
+
+
 _COMPACT_UNITS = (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3))
 
 

@@ -160,6 +160,45 @@ class Chunk(models.Model):
         return f"{self.document.title}, {page_reference(self.page_label, self.page_number, self.document.kind)}"
 
 
+class StatementRow(models.Model):
+    """One row of a financial statement table read from a document (research/ingest/statements.py):
+    its label, the statement it is in, its unit and its values per period column (``cells``: a list
+    of ``{"label", "end", "year", "months", "text", "value"}`` — ``text`` as printed, ``value`` a
+    decimal string or null), on its page. ``chunk`` is the passage whose text holds ``line`` (with
+    ``chunk_next`` when the row runs on into the next passage), so a figure read from a cell is
+    checked against the stored passages like any quote."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="statement_rows")
+    chunk = models.ForeignKey(Chunk, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # A row cut between two passages: the next passage holds the rest of ``line``.
+    chunk_next = models.ForeignKey(Chunk, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    ordinal = models.PositiveIntegerField()
+    statement = models.CharField(max_length=30, help_text="income_statement, balance_sheet, cash_flow, …")
+    caption = models.CharField(max_length=300, blank=True)
+    section = models.CharField(max_length=200, blank=True, help_text="the heading the row sits under")
+    label = models.CharField(max_length=300, help_text='with its heading when generic ("Cost of sales: Products")')
+    label_key = models.CharField(max_length=300, help_text="label lower-cased for matching (statement_terms.match_key)")
+    line = models.TextField(help_text="the row as extracted, verbatim in the chunk text")
+    unit = models.CharField(max_length=40, help_text='"USD millions", "USD per share", "shares (thousands)", "%"')
+    cells = models.JSONField(default=list)
+    page_number = models.PositiveIntegerField(help_text="1-based page in the file")
+    page_label = models.CharField(max_length=20)
+
+    class Meta:
+        ordering = ["document_id", "ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "ordinal"], name="research_statementrow_doc_ordinal_uniq")
+        ]
+        indexes = [models.Index(fields=["document", "statement"]), models.Index(fields=["label_key"])]
+
+    def __str__(self) -> str:
+        return f"{self.document_id} {self.statement}: {self.label}"
+
+    @property
+    def citation(self) -> str:
+        return f"{self.document.title}, {page_reference(self.page_label, self.page_number, self.document.kind)}"
+
+
 class CorpusState(models.Model):
     """One row. ``version`` takes a fresh value from a sequence in the same transaction as any
     change to the set of searchable chunks, so every web and worker process can tell that its
@@ -175,4 +214,4 @@ class CorpusState(models.Model):
         return f"corpus version {self.version}"
 
 
-__all__ = ["Chunk", "CorpusState", "Document"]
+__all__ = ["Chunk", "CorpusState", "Document", "StatementRow"]

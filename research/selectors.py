@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -12,8 +13,9 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from research.models import Chunk, Document
+from research.models import Chunk, Document, StatementRow
 from research.retrieval.search import Mode, SearchFilters, hybrid_search
+from research.retrieval.statement_terms import BY_KEY, concepts_asked, label_rank, match_key
 from research.retrieval.text import tokenize
 
 
@@ -159,3 +161,57 @@ def document_index(*, user: Any) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+def statement_rows_find(
+    *,
+    user: Any,
+    label: str,
+    document_ids: list[int] | None = None,
+    statement: str = "",
+    period_end: dt.date | None = None,
+    months: int | None = None,
+    limit: int = 20,
+) -> list[StatementRow]:
+    """Statement table rows of the documents the user may see whose label fits ``label`` — a
+    vocabulary concept key ("capex"), or words a question uses ("capital expenditure", "net
+    sales") matched through the statement vocabulary (research/retrieval/statement_terms.py) —
+    best fit first: a label printed exactly as asked, then the concept's best pattern, rows of the
+    concept's own statement before notes, then document order. ``statement`` keeps one statement
+    kind; ``period_end``/``months`` keep rows with a cell for that period."""
+    concepts = [BY_KEY[label]] if label in BY_KEY else concepts_asked(label)
+    asked = match_key(label)
+    visible = Document.objects.visible_to(user).filter(status=Document.Status.DONE)
+    qs = StatementRow.objects.filter(document__in=visible).select_related("document")
+    if document_ids:
+        qs = qs.filter(document_id__in=document_ids)
+    if statement:
+        qs = qs.filter(statement=statement)
+    ranked: list[tuple[tuple[int, int, int, int], StatementRow]] = []
+    for row in qs.order_by("document_id", "ordinal"):
+        fits = [(label_rank(c, row.label), c) for c in concepts]
+        best = min(((r, c) for r, c in fits if r is not None), key=lambda x: x[0], default=None)
+        rank = -1 if row.label_key == asked else (best[0] if best else None)
+        if rank is None or not _has_period(row, period_end, months):
+            continue
+        home = best[1].statements if best else ()
+        ranked.append(((rank, 0 if row.statement in home else 1, row.document_id, row.ordinal), row))
+    ranked.sort(key=lambda pair: pair[0])
+    return [row for _key, row in ranked[:limit]]
+
+
+def _has_period(row: StatementRow, period_end: dt.date | None, months: int | None) -> bool:
+    if period_end is None and months is None:
+        return True
+    return any(
+        (period_end is None or cell.get("end") == period_end.isoformat())
+        and (months is None or cell.get("months") == months)
+        for cell in row.cells
+    )
+
+
+def statement_rows_of(*, user: Any, document_ids: list[int]) -> list[StatementRow]:
+    """Every statement row of these documents the user may see, in document order (read by the chat
+    agent, which picks the rows and cells a question needs)."""
+    visible = Document.objects.visible_to(user).filter(status=Document.Status.DONE, pk__in=document_ids)
+    return list(StatementRow.objects.filter(document__in=visible).select_related("document").order_by("ordinal"))

@@ -25,7 +25,7 @@ from core.tasks import enqueue
 from research.ingest.parsers import ParseError, check_pdf_opens, sniff
 from research.ingest.proposals import Proposal, propose
 from research.ingest.proposals import apply as apply_proposal
-from research.models import Chunk, Document
+from research.models import Chunk, Document, StatementRow
 from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
 
 if TYPE_CHECKING:
@@ -320,6 +320,7 @@ def _store_chunks(
     version is bumped — and the shared BM25 index for it published — in the same transaction."""
     from research.ingest.metadata import fill_missing_metadata
     from research.ingest.pipeline import embed_ahead
+    from research.ingest.statement_rows import statement_rows_build
 
     with transaction.atomic():
         # Two runs of one document (a redelivered task) take turns; the document row itself is
@@ -329,6 +330,7 @@ def _store_chunks(
         if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
             return Document.objects.get(pk=document_id)
         stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
+        StatementRow.objects.filter(document_id=document_id).delete()
         Chunk.objects.filter(id__in=stale).delete()
         added: list[int] = []
         for start, vectors in embed_ahead([d.text for d in drafts], progress=report):
@@ -349,6 +351,8 @@ def _store_chunks(
                 batch_size=1000,
             )
             added += [chunk.pk for chunk in created]
+        # The statement tables' rows, beside the passages that hold them (same transaction).
+        StatementRow.objects.bulk_create(statement_rows_build(document_id, pages, drafts, added), batch_size=1000)
         locked = Document.objects.select_for_update().get(pk=document_id)
         fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE

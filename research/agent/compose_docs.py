@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research.agent.compose_statements import compose_statements
 from research.agent.composer import Composer
 from research.agent.evidence import Candidate, Evidence, choose
 from research.agent.extract import figures_in
@@ -191,6 +192,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
     if out.get("no_document"):
         _no_document(c, out["no_document"])
         return
+    if compose_statements(c, out):
+        return  # answered from statement cells (research/agent/compose_statements.py)
     passages = out.get("passages") or []
     ev = choose(c.question, u, passages)
     if ev is None:

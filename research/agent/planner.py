@@ -16,6 +16,7 @@ from django.conf import settings
 
 from research.agent.horizons import horizon_asked
 from research.agent.periods import MONTH_YEAR_RE
+from research.agent.statement_question import parse_ask
 
 Plan = dict[str, dict[str, Any]]
 
@@ -95,6 +96,11 @@ NEWS_RE = re.compile(
     re.I,
 )
 HOW_DID_RE = re.compile(r"\b(how (?:did|has|have|is|does)|do(?:ne)?|better|worse|gain\w*|lost|fared)\b", re.I)
+STATEMENT_CUE_RE = re.compile(
+    r"\b(?:quarter|months? ended|weeks? ended|year ended|fiscal|10-?[kq]|8-?k|filings?|statements?|balance sheet|"
+    r"cash[- ]flow|segments?|q[1-4]|year[- ]over[- ]year|earnings release|margin|capex|capital expenditures?)\b",
+    re.I,
+)
 SMALLTALK_RE = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|help|what can you do)\b[\s!.?]*$", re.I)
 
 
@@ -119,6 +125,9 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
         expr = expression.group(1).strip().replace("×", "*").replace("÷", "/").replace("^", "**")
         expr = re.sub(r"(?<=\d)\s*x\s*(?=\d)", "*", expr)
         return "arithmetic", {"financial_calculator": {"expression": expr}}
+    if STATEMENT_CUE_RE.search(q) and parse_ask(q) is not None:
+        # A company's statement line over a filing's period: the library's tables, not market data.
+        return "statement", {"rag_search": {"query": q, "filters": {}}}
     tickers = find_tickers(q)
     weights = PORTFOLIO_RE.findall(q)
     if "portfolio" in q.lower() and len(weights) >= 2:

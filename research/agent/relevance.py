@@ -113,8 +113,12 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         covered |= _aspects_of(quote, u, True)
     if any(x.get("kind") == "table" for x in c.claims):
         covered |= {"who", "count"}
-    if any(x.get("kind") == "quote" for x in c.claims):
+    if any(x.get("kind") in ("quote", "cell") for x in c.claims):
         covered.add("level")
+    if c.assessment.get("statement_answer"):
+        # Answered from statement cells by the operation the question asks (a value, a ratio, growth
+        # computed by the calculator): "how much did … spend" is the amount, "how much did … grow" the growth.
+        covered |= {"level", "change", "count"}
     missing = sorted(asked - covered)
     return {
         "check": "aspects",

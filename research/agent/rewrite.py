@@ -64,6 +64,7 @@ def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]
     from research.agent import store
 
     ids = {int(x["chunk_id"]) for x in c.citations} | {int(x["chunk_id"]) for x in c.claims if x.get("chunk_id")}
+    ids |= {int(x["chunk_next"]) for x in c.claims if x.get("chunk_next")}  # a table row cut between passages
     figures = verify_answer(
         template,
         c.claims,

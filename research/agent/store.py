@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Sum
+from django.urls import reverse
 from django.utils import timezone
 
 from core.llm import LLMResponse
@@ -113,6 +114,63 @@ def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
         if vote_tables(passage.chunk.text):
             return [passage_out(passage, user).model_dump(mode="json")]
     return []
+
+
+def statement_rows(state: ChatState, question: str, document_ids: list[int]) -> list[dict[str, Any]]:
+    """The statement table rows a statement question may need, from ``document_ids`` (best first):
+    rows of the concepts it names and of the lines it names word for word, as JSON-safe dicts with
+    their citation and link ([] when the question asks nothing of a statement)."""
+    from research.agent.statement_question import parse_ask, prefer_named, wanted
+    from research.selectors import statement_rows_of
+
+    ask = parse_ask(question)
+    if ask is None or not document_ids:
+        return []
+    user = get_user_model().objects.get(pk=state["user_id"])
+    found = statement_rows_of(user=user, document_ids=document_ids)
+    titles = {r.document_id: r.document.title for r in found}
+    given = [(doc, titles[doc]) for doc in document_ids if doc in titles]
+    rank = {doc: i for i, doc in enumerate(prefer_named(question, given))}
+    found.sort(key=lambda r: (rank[r.document_id], r.ordinal))
+    rows = wanted(ask, question, [_row_dict(r, i) for i, r in enumerate(found)])
+    _quote_split_rows(rows)
+    return rows
+
+
+def _quote_split_rows(rows: list[dict[str, Any]]) -> None:
+    """A row cut between two passages is quoted as far as the first passage holds it."""
+    split = [r for r in rows if r["chunk_next"]]
+    texts = chunk_texts({r["chunk_id"] for r in split})
+    for row in split:
+        words = row["line"].split(" ")
+        text = " ".join(texts.get(row["chunk_id"], "").split())
+        row["quote"] = next((" ".join(words[:n]) for n in range(len(words), 0, -1) if " ".join(words[:n]) in text), "")
+
+
+def _row_dict(row: Any, order: int) -> dict[str, Any]:
+    base = reverse("research:document", args=[row.document_id])
+    return {
+        "row_id": row.pk,
+        "order": order,
+        "document_id": row.document_id,
+        "document_title": row.document.title,
+        "chunk_id": row.chunk_id,
+        "chunk_next": row.chunk_next_id,
+        "quote": row.line,
+        "citation": row.citation,
+        "url": f"{base}?page={row.page_number}&chunk={row.chunk_id}#chunk-{row.chunk_id}",
+        "page": row.page_label,
+        "page_number": row.page_number,
+        "statement": row.statement,
+        "caption": row.caption,
+        "section": row.section,
+        "title": row.label,  # "title": a name the answer may repeat with its digits (verifier)
+        "label": row.label,
+        "label_key": row.label_key,
+        "line": row.line,
+        "unit": row.unit,
+        "cells": [dict(cell, name=cell["label"]) for cell in row.cells],
+    }
 
 
 def portfolios(state: ChatState) -> list[tuple[int, str]]:

@@ -17,6 +17,7 @@ from core.llm import LLMResponse
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence
 from research.agent.state import ChatState, llm_usage
+from research.agent.statement_question import documents_for
 from research.agent.understand import Understanding, understand, understanding_from_dict
 
 
@@ -79,6 +80,12 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         passages = _complete(state, query, u, result["output"]["passages"])
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
         result["confidence"] = _confidence(query, u, passages)
+        # The question as asked (the search query may be rewritten for retrieval), as the composer reads it.
+        asked = state.get("resolved") or state["question"]
+        rows = store.statement_rows(state, asked, filters.get("document_ids") or documents_for(asked, passages))
+        if rows:  # the statement tables' rows the question needs: figures read from cells
+            result["output"]["statement_rows"] = rows
+            result["confidence"] = max(result["confidence"], 0.9)
     return _tool_update(state, "rag_search", result, started)
 
 

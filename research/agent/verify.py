@@ -307,6 +307,10 @@ def check_claim(
         if counted != (int(claim["value"]), int(claim.get("against", -1))):
             return f"{claim['id']}: re-counting the table gives {counted}, the claim says {claim['display']!r}"
         return None
+    if kind == "cell":
+        from research.agent.verify_cells import check_cell
+
+        return check_cell(claim, chunk_texts)
     if kind == "quote":
         text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
         if str(claim.get("quote_figure", claim["display"])) not in text:

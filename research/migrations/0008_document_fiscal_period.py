@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("research", "0006_merge_is_reference_period_pages"),
+        ("research", "0007_statement_rows"),
     ]
 
     operations = [

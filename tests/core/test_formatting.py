@@ -175,3 +175,13 @@ def test_template_filters_and_figure_tag(settings: object) -> None:
     ]
     # No output of the layer is a raw float (more than four decimals) or a snake_case key.
     assert not re.search(r"\d\.\d{5,}", re.sub(r'title="[^"]*"', "", html))
+
+
+def test_scaled_money_states_an_amount_in_its_filing_scale() -> None:
+    from core.formatting import scaled_money
+
+    assert scaled_money(81797, "USD", "million") == "$81,797 million"
+    assert scaled_money(-8796, "USD", "million") == "−$8,796 million"
+    assert scaled_money(1609, "USD", "million", signed=True) == "+$1,609 million"
+    assert scaled_money(2.82, "USD", digits=2) == "$2.82"
+    assert scaled_money(None, "USD", "million") == "—"

@@ -1,0 +1,256 @@
+"""Answers computed from statement cells, on the deterministic engine.
+
+* A metric ("What was the capital expenditure in the nine months ended July 1, 2023?") is answered
+  with the exact cell, in its units, with its column and page, and the row quoted as printed.
+* Ratios, margins, growth, shares and differences are computed by the calculator
+  (research/calculator.py) from cited cells and shown as ``[Calculated: …]``; the verifier
+  recomputes each one another way and re-reads every cell from the stored passage.
+* A yes/no question whose answer needs such a calculation ("Did any segment exceed 20% of
+  revenue?") says yes or no and shows every share it compared.
+
+Every figure is a ``[[cN]]`` claim: ``cell`` claims on the passage that holds the row, ``calc``
+claims from the calculator. When the rows do not answer, nothing is written and the passage answer
+runs as before. Pure: no database.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from core import formatting
+from research.agent.composer import Composer
+from research.agent.statement_question import (
+    Ask,
+    best_rows,
+    item_rows,
+    parse_ask,
+    pick_cell,
+    prior_cell,
+    same_column,
+)
+from research.calculator import CalculatorError, evaluate
+from research.retrieval.statement_terms import BY_KEY, label_rank
+
+
+def _digits(cell: dict[str, Any]) -> int:
+    text = str(cell.get("text", ""))
+    return len(text.split(".", 1)[1].rstrip("%)")) if "." in text else 0
+
+
+def amount(value: float, unit: str, digits: int = 0, *, signed: bool = False) -> str:
+    """A statement figure for a person: "$81,797 million", "$1.26 per share", "15,775,021 thousand shares"."""
+    if unit == "%":
+        return formatting.percent(value, digits=digits, signed=signed)
+    if unit.startswith("shares"):
+        scale = unit.partition("(")[2].rstrip(")").rstrip("s")
+        return f"{formatting.format_number(value, digits, signed=signed)} {scale} shares".replace("  ", " ")
+    if unit == "USD per share":
+        return formatting.scaled_money(value, "USD", digits=max(2, digits), signed=signed) + " per share"
+    scale = unit.partition(" ")[2].rstrip("s")
+    return formatting.scaled_money(value, unit.partition(" ")[0], scale, digits=digits, signed=signed)
+
+
+def _passage(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "citation": row["citation"],
+        "url": row["url"],
+        "chunk_id": row["chunk_id"],
+        "document_id": row["document_id"],
+        "page": row["page"],
+    }
+
+
+def cell_ref(c: Composer, row: dict[str, Any], cell: dict[str, Any], name: str, *, outflow: bool = False) -> str:
+    """A claim on one cell (re-read by the verifier from the passage holding the row), with its row
+    quoted. ``outflow``: a cash-flow payment printed in parentheses reads as the amount paid."""
+    figure = str(cell["text"]).strip("$()%−- ") or str(cell["text"])
+    value = float(cell["value"])
+    ref = c.claim(
+        kind="cell",
+        chunk_id=row["chunk_id"],
+        citation=row["citation"],
+        url=row["url"],
+        label=name,
+        value=value,
+        display=amount(abs(value) if outflow else value, row["unit"], _digits(cell)),
+        quote_figure=figure,
+        line=row["line"],
+        chunk_next=row.get("chunk_next"),
+        period=cell["label"],
+    )
+    shown = row.get("quote") or row["line"]
+    cut = "…" if shown != row["line"] else ""  # the row runs on in the next passage
+    quote = f"“{shown}{cut}” {c.cite(_passage(row), shown)}"
+    if quote not in c.parts:
+        c.parts.append(quote)
+    c.figures.append(
+        {
+            "label": name,
+            "value": str(cell["value"]),
+            "unit": row["unit"],
+            "period": cell["label"],
+            "source": row["citation"],
+            "document_id": row["document_id"],
+            "chunk_id": row["chunk_id"],
+            "url": row["url"],
+            "metric": name,
+            "target": cell["label"],
+            "answers": True,
+            "primary": True,
+        }
+    )
+    return ref
+
+
+def calc_ref(c: Composer, expression: str, label: str, display: Any) -> tuple[str, float] | None:
+    """The calculator's result for ``expression`` as a calc claim (None when it refuses)."""
+    try:
+        value, _used, evaluated = evaluate(expression)
+    except CalculatorError:
+        return None
+    ref = c.claim(kind="calc", expression=evaluated, value=value, label=label, display=display(value))
+    return f"{ref} [Calculated: {expression}]", value
+
+
+def _number(cell: dict[str, Any]) -> str:
+    return str(cell["value"])
+
+
+def _in_one_document(
+    rows: list[dict[str, Any]], keys: tuple[str, ...], ask: Ask | None = None
+) -> dict[str, dict[str, Any]] | None:
+    """The best row of each concept, all from the first document (in the rows' order) that has them
+    all — with a column for the period ``ask`` names, when given."""
+    for document_id in dict.fromkeys(r["document_id"] for r in rows):
+        mine = [r for r in rows if r["document_id"] == document_id]
+        found = {key: [r for r in best_rows(key, mine) if ask is None or pick_cell(r["cells"], ask)] for key in keys}
+        if all(found.values()):
+            return {key: found[key][0] for key in keys}
+    return None
+
+
+def _subject(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str] | None:
+    """The row the question is about and its name: a named line ("services revenue") or the concept."""
+    concept = BY_KEY[ask.concepts[0]]
+    named = item_rows(c.question, concept, rows)
+    if named:
+        fits = label_rank(concept, named[0]["label"]) is not None  # the concept's own row, named as asked
+        return named[0], concept.name if fits else named[0]["label"]
+    found = _in_one_document(rows, (concept.key,), ask)
+    return (found[concept.key], concept.name) if found else None
+
+
+def _value(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
+    subject = _subject(c, ask, rows)
+    cell = pick_cell(subject[0]["cells"], ask) if subject else None
+    if subject is None or cell is None:
+        return False
+    row, name = subject
+    at = placeholder(c)
+    outflow = row["statement"] == "cash_flow" and float(cell["value"]) < 0
+    ref = cell_ref(c, row, cell, name, outflow=outflow)
+    paid = " paid out (in parentheses in the cash-flow statement)" if outflow else ""
+    c.parts[at] = f"{title(name)} ({cell['label']}): {ref}{paid}, per {row['document_title']}."
+    return True
+
+
+def placeholder(c: Composer) -> int:
+    """Where the direct answer line goes: before the quoted rows the claims will add."""
+    c.parts.append("")
+    return len(c.parts) - 1
+
+
+def title(name: str) -> str:
+    """The name at the start of a sentence: "Revenue"; a name such as "iPhone" keeps its case."""
+    return name if name[1:2].isupper() else name[:1].upper() + name[1:]
+
+
+def _growth(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
+    subject = _subject(c, ask, rows)
+    cell = pick_cell(subject[0]["cells"], ask) if subject else None
+    before = prior_cell(subject[0]["cells"], cell) if subject and cell else None
+    if subject is None or cell is None or before is None:
+        return False
+    row, name = subject
+    at = placeholder(c)
+    new, old = cell_ref(c, row, cell, name), cell_ref(c, row, before, name)
+    digits = max(_digits(cell), _digits(before))
+    x, y = _number(before), _number(cell)
+    difference = calc_ref(c, f"{y} - {x}", f"change in {name}", lambda v: amount(v, row["unit"], digits, signed=True))
+    change = calc_ref(c, f"pct_change({x}, {y})", f"growth in {name}", lambda v: formatting.percent(v, signed=True))
+    if difference is None or change is None:
+        c.parts[at] = f"{title(name)}: {new} ({cell['label']}) against {old} ({before['label']})."
+        return True
+    verb = "rose" if difference[1] > 0 else "fell" if difference[1] < 0 else "was unchanged"
+    c.parts[at] = (
+        f"{title(name)} {verb} from {old} ({before['label']}) to {new} ({cell['label']}): a change of "
+        f"{difference[0]}, or {change[0]}."
+    )
+    return True
+
+
+def _ratio(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
+    assert ask.ratio is not None
+    numerator, denominator, name, how = ask.ratio
+    direct = {"effective tax rate": "effective_tax_rate", "free cash flow": "free_cash_flow"}.get(name)
+    if direct and _in_one_document(rows, (direct,), ask):
+        return _value(c, Ask("value", (direct,), months=ask.months, end=ask.end, year=ask.year), rows)
+    found = _in_one_document(rows, (numerator, denominator), ask)
+    top = pick_cell(found[numerator]["cells"], ask) if found else None
+    bottom = same_column(found[denominator], top) if found and top else None
+    if found is None or top is None or bottom is None:
+        return False
+    at = placeholder(c)
+    a = cell_ref(c, found[numerator], top, BY_KEY[numerator].name)
+    paid = how == "minus" and float(bottom["value"]) < 0  # capital expenditure printed as an outflow
+    b = cell_ref(c, found[denominator], bottom, BY_KEY[denominator].name, outflow=paid)
+    x, y = _number(top), _number(bottom)
+    if how == "pct":
+        result = calc_ref(c, f"{x} / {y} * 100", name, lambda v: formatting.percent(v))
+        words = f"{BY_KEY[numerator].name} {a} divided by {BY_KEY[denominator].name} {b}"
+    elif how == "minus":
+        result = calc_ref(c, f"{x} - {abs(Decimal(y))}", name, lambda v: amount(v, found[numerator]["unit"]))
+        words = f"{BY_KEY[numerator].name} {a} less {BY_KEY[denominator].name} {b}"
+    else:
+        result = calc_ref(c, f"ratio({x}, {y})", name, lambda v: formatting.ratio(v))
+        words = f"{BY_KEY[numerator].name} {a} over {BY_KEY[denominator].name} {b}"
+    if result is None:
+        return False
+    c.parts[at] = f"{title(name)} ({top['label']}): {result[0]} — {words}."
+    return True
+
+
+def _share(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
+    named = item_rows(c.question, BY_KEY["revenue"], rows)
+    base = _in_one_document([r for r in rows if not named or r["document_id"] == named[0]["document_id"]], ("revenue",))
+    part = pick_cell(named[0]["cells"], ask) if named else None
+    total = same_column(base["revenue"], part) if base and part else None
+    if not named or part is None or base is None or total is None:
+        return False
+    at = placeholder(c)
+    a = cell_ref(c, named[0], part, named[0]["label"])
+    b = cell_ref(c, base["revenue"], total, "revenue")
+    result = calc_ref(c, f"{_number(part)} / {_number(total)} * 100", "share of revenue", formatting.percent)
+    if result is None:
+        return False
+    c.parts[at] = f"{title(named[0]['label'])} was {result[0]} of revenue ({part['label']}): {a} of {b}."
+    return True
+
+
+def compose_statements(c: Composer, out: dict[str, Any]) -> bool:
+    """Answer from the statement rows of the rag_search result ``out`` (True), or leave the answer
+    to the passages (False: not a statement question, or the rows do not hold what it needs)."""
+    from research.agent.compose_share_test import share_test
+
+    rows = out.get("statement_rows") or []
+    ask = parse_ask(c.question)
+    if not rows or ask is None:
+        return False
+    handlers = {"value": _value, "ratio": _ratio, "growth": _growth, "share": _share, "share_test": share_test}
+    parts, claims, citations, figures = list(c.parts), list(c.claims), list(c.citations), list(c.figures)
+    if handlers[ask.op](c, ask, rows):
+        c.assessment = {"statement_answer": ask.op}
+        return True
+    c.parts, c.claims, c.citations, c.figures = parts, claims, citations, figures  # nothing half-written
+    return False
