@@ -46,6 +46,8 @@ def _retrieved_texts(steps: list[dict[str, Any]]) -> list[str]:
         texts += [judge.squash(p.get("text", "")) for p in out.get("passages", [])]
         texts += [judge.squash(f.get("quote", "")) for f in out.get("facts", [])]
         texts += [judge.squash(r.get("snippet", "")) for r in out.get("results", [])]  # web results
+        # Statement-table rows come with the words of their line as the stored passage holds them.
+        texts += [judge.squash(r.get("quote", "")) for r in out.get("statement_rows", [])]
     return texts
 
 
