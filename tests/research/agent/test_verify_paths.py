@@ -98,7 +98,7 @@ def test_only_the_horizon_fields_of_compare_returns_are_rederived() -> None:
 
 # analyze_portfolio: INFY 60 %, TCS 40 % from 1 Sep to 30 Sep. Daily returns: 29 Sep
 # 0.6 × (90/120 − 1) + 0.4 × (44/55 − 1) = −0.23; 30 Sep 0.6 × (117/90 − 1) + 0.4 × (66/44 − 1) = 0.38.
-PORTFOLIO = {"portfolio_id": 7, "start": "2025-09-01", "end": "2025-09-30",
+PORTFOLIO: dict[str, Any] = {"portfolio_id": 7, "start": "2025-09-01", "end": "2025-09-30",
              "assets": [{"symbol": "INFY.NS", "weight": 0.6}, {"symbol": "TCS.NS", "weight": 0.4, "total_return": 0.2}],
              "total_return": 0.0626, "max_drawdown": -0.23}  # fmt: skip
 RETURNS = [-0.23, 0.38]
