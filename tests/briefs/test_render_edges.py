@@ -1,0 +1,101 @@
+"""A whole brief rendered as plain text and HTML, compared line by line with text written by hand
+from the house rules (briefs/render.py's docstring, core/formatting.py): 72 columns, the dateline
+first, lead headlines indented, a partial-brief notice, each section under a ruled heading, the news
+tone and risk events, bulleted headlines, the table's first column left-aligned and the figures
+right-aligned, and the closing sentence."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from briefs.claims import Claim
+from briefs.draft import BriefDraft, BriefSection, Dateline, QuotedHeadline, TableRow
+from briefs.render import render_text
+
+AS_OF = dt.date(2025, 9, 30)
+LONG_NAME = "Tata Consultancy Services and Technology Holdings of Mumbai and Pune"  # heading over 72
+
+
+def claim(cid: str, ticker: str, metric: str, value: float, unit: str) -> Claim:
+    return Claim(id=cid, ticker=ticker, metric=metric, value=value, unit=unit, as_of=AS_OF,
+                 tool="compute_metrics", tool_call_id="t1")  # fmt: skip
+
+
+CLAIMS = [
+    claim("c1", "^NSEI", "last_close", 24363.3, "pts"),
+    claim("c2", "^NSEI", "change_1d_pct", -0.6410256410256387, "%"),
+    claim("c3", "INFY.NS", "last_close", 1441.8, "INR"),
+    claim("c4", "INFY.NS", "change_1d_pct", 1.5, "%"),
+]
+ALL = {c.id for c in CLAIMS}
+DEAL = "Infosys wins a large multi-year deal from a European bank, its biggest this year"
+
+
+def brief(**changes: object) -> BriefDraft:
+    infy = BriefSection(
+        ticker="INFY.NS",
+        narrative="Infosys closed at {{c3}}, up {{c4}} on {{as_of}}; the stock held its gains all afternoon.\n"
+        "Volumes were light.",
+        sentiment="positive",
+        risk_events=["earnings", "guidance"],
+        headlines=[QuotedHeadline(text=DEAL, publisher="Mint")],
+    )
+    fields: dict[str, object] = {
+        "title": "Morning brief",
+        "summary": "The {{t:^NSEI}} fell {{c2}} to {{c1}}.",
+        "lead_headlines": [QuotedHeadline(text="Markets slip")],
+        "partial": True,
+        "sections": [infy, BriefSection(ticker="TCS.NS", narrative="Quiet.")],
+        "table": [TableRow(ticker="INFY.NS", refs={"last_close": "c3", "change_1d_pct": "c4"})],
+        "dateline": Dateline(as_of=AS_OF, brief_date=AS_OF, source="snapshot"),
+        "benchmark": "^NSEI",
+        "names": {"INFY.NS": "Infosys Ltd.", "^NSEI": "NIFTY 50", "TCS.NS": LONG_NAME},
+    }
+    return BriefDraft.model_validate({**fields, **changes})
+
+
+EXPECTED = """\
+Morning brief
+Data as of 30 Sep 2025, the latest session.
+Prices: shipped historical snapshot, not live.
+
+The NIFTY 50 fell 0.64% to 24,363.30 pts.
+  “Markets slip” — news
+
+PARTIAL BRIEF: some data could not be retrieved (see the notes in each section).
+
+INFY.NS · Infosys
+-----------------
+Infosys closed at ₹1,441.80, up 1.50% on 30 Sep 2025; the stock held its
+gains all afternoon.
+Volumes were light.
+News tone: positive. Risk events flagged: earnings, guidance.
+  • “Infosys wins a large multi-year deal from a European bank, its
+    biggest this year” — Mint
+
+TCS.NS · Tata Consultancy Services and Technology Holdings of Mumbai and Pune
+------------------------------------------------------------------------
+Quiet.
+
+At a glance
+Ticker        Last   1-day  30-day  Volatility
+INFY.NS  ₹1,441.80  +1.50%       —           —
+
+Every figure in this brief was recomputed from the stored daily bars and
+verified.
+"""
+
+
+def test_a_whole_brief_in_plain_text() -> None:
+    assert render_text(brief(), CLAIMS, ALL) == EXPECTED
+
+
+def test_an_empty_lead_and_a_given_title() -> None:
+    text = render_text(brief(summary="", partial=False, lead_headlines=[], table=[]), CLAIMS, ALL, title="Brief 7")
+    assert text.splitlines()[:5] == [
+        "Brief 7",
+        "Data as of 30 Sep 2025, the latest session.",
+        "Prices: shipped historical snapshot, not live.",
+        "",
+        "",
+    ]
