@@ -10,7 +10,7 @@ import datetime as dt
 
 from briefs.claims import Claim
 from briefs.draft import BriefDraft, BriefSection, Dateline, QuotedHeadline, TableRow
-from briefs.render import render_text
+from briefs.render import dateline_lines, render_text
 
 AS_OF = dt.date(2025, 9, 30)
 LONG_NAME = "Tata Consultancy Services and Technology Holdings of Mumbai and Pune"  # heading over 72
@@ -98,4 +98,29 @@ def test_an_empty_lead_and_a_given_title() -> None:
         "Prices: shipped historical snapshot, not live.",
         "",
         "",
+    ]
+
+
+def test_the_dateline_says_when_the_figures_are_from_and_where_they_came_from() -> None:
+    assert dateline_lines(None) == ["Data as of: no market data in this brief."]
+    assert dateline_lines(Dateline(source="snapshot")) == ["Data as of: no market data in this brief."]
+    stale = Dateline(as_of=dt.date(2025, 9, 26), brief_date=AS_OF, sessions_behind=2, stale=True, source="yfinance",
+                     news_as_of=AS_OF, lagging={"TCS.NS": dt.date(2025, 9, 25), "X.NS": dt.date(2025, 9, 24)})  # fmt: skip
+    assert dateline_lines(stale, {"TCS.NS": "Tata Consultancy Services Ltd"}) == [
+        "Data as of 26 Sep 2025 — stale: the newest bar is 2 trading days older than this brief (30 Sep 2025).",
+        "Older data: Tata Consultancy Services (TCS.NS) as of 25 Sep 2025, X.NS (X.NS) as of 24 Sep 2025.",
+        "Prices: yfinance.",
+        "News: RSS, as of 30 Sep 2025.",
+    ]
+    assert dateline_lines(stale)[1] == "Older data: TCS.NS (TCS.NS) as of 25 Sep 2025, X.NS (X.NS) as of 24 Sep 2025."
+    plain = Dateline(as_of=AS_OF, news_source="Reuters")
+    assert dateline_lines(plain) == [
+        "Data as of 30 Sep 2025, the latest session.",
+        "Prices: market data provider.",
+        "News: Reuters.",
+    ]
+    with_news = Dateline(as_of=AS_OF, source="snapshot", news_as_of=AS_OF, news_source="Moneycontrol RSS")
+    assert dateline_lines(with_news)[1:] == [
+        "Prices: shipped historical snapshot, not live.",
+        "News: Moneycontrol RSS, as of 30 Sep 2025.",
     ]
