@@ -104,8 +104,9 @@ def test_an_empty_lead_and_a_given_title() -> None:
 def test_the_dateline_says_when_the_figures_are_from_and_where_they_came_from() -> None:
     assert dateline_lines(None) == ["Data as of: no market data in this brief."]
     assert dateline_lines(Dateline(source="snapshot")) == ["Data as of: no market data in this brief."]
+    lagging = {"TCS.NS": dt.date(2025, 9, 25), "X.NS": dt.date(2025, 9, 24)}
     stale = Dateline(as_of=dt.date(2025, 9, 26), brief_date=AS_OF, sessions_behind=2, stale=True, source="yfinance",
-                     news_as_of=AS_OF, lagging={"TCS.NS": dt.date(2025, 9, 25), "X.NS": dt.date(2025, 9, 24)})  # fmt: skip
+                     news_as_of=AS_OF, lagging=lagging)  # fmt: skip
     assert dateline_lines(stale, {"TCS.NS": "Tata Consultancy Services Ltd"}) == [
         "Data as of 26 Sep 2025 — stale: the newest bar is 2 trading days older than this brief (30 Sep 2025).",
         "Older data: Tata Consultancy Services (TCS.NS) as of 25 Sep 2025, X.NS (X.NS) as of 24 Sep 2025.",
