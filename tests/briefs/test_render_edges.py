@@ -10,7 +10,7 @@ import datetime as dt
 
 from briefs.claims import Claim
 from briefs.draft import BriefDraft, BriefSection, Dateline, QuotedHeadline, TableRow
-from briefs.render import dateline_lines, render_text
+from briefs.render import claim_display, dateline_lines, render_text, short_name
 
 AS_OF = dt.date(2025, 9, 30)
 LONG_NAME = "Tata Consultancy Services and Technology Holdings of Mumbai and Pune"  # heading over 72
@@ -125,3 +125,35 @@ def test_the_dateline_says_when_the_figures_are_from_and_where_they_came_from() 
         "Prices: shipped historical snapshot, not live.",
         "News: Moneycontrol RSS, as of 30 Sep 2025.",
     ]
+
+
+def test_short_names_and_displays() -> None:
+    assert short_name("Reliance Industries Ltd.", "RELIANCE.NS") == "Reliance Industries"
+    assert short_name("Tata Motors, Ltd", "TATAMOTORS.NS") == "Tata Motors"
+    assert short_name("Fund X Ltd", "F") == "Fund X"
+    assert short_name("Acme Holdings Ltd. Inc. plc", "A") == "Acme Holdings Ltd."  # two suffixes at most
+    assert short_name("", "TCS.NS") == "TCS.NS"
+    assert claim_display(CLAIMS[3]) == "+1.50%"
+    assert claim_display(CLAIMS[3], magnitude=True) == "1.50%"
+
+
+def test_the_as_of_comes_from_the_dateline_else_from_the_newest_claim() -> None:
+    older = claim("c9", "TCS.NS", "last_close", 10.0, "INR").model_copy(update={"as_of": dt.date(2025, 9, 1)})
+    dated = brief(summary="As of {{as_of}}.", sections=[BriefSection(ticker="TCS.NS", narrative="Quiet.")], table=[],
+                  dateline=Dateline(as_of=dt.date(2025, 9, 15)), names={})  # fmt: skip
+    assert render_text(dated, [older, *CLAIMS], ALL).splitlines()[4] == "As of 15 Sep 2025."
+    undated = dated.model_copy(update={"dateline": None})
+    text = render_text(undated, [older, *CLAIMS], ALL)
+    assert text.splitlines()[:4] == [
+        "Morning brief",
+        "Data as of: no market data in this brief.",
+        "",
+        "As of 30 Sep 2025.",
+    ]
+    # a section for a ticker without a name is headed by the ticker; no figure cited: no closing sentence
+    assert text.endswith("\nTCS.NS · TCS.NS\n---------------\nQuiet.\n")
+    # figures cited in the prose only still get the closing sentence
+    prose_only = brief(partial=False, table=[])
+    assert render_text(prose_only, CLAIMS, ALL).endswith(
+        "\nEvery figure in this brief was recomputed from the stored daily bars and\nverified.\n"
+    )
