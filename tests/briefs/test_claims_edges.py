@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from briefs.claims import Claim, mint_claims, verify
+from briefs.claims import Claim, claim_unit, mint_claims, verify
 from briefs.draft import BriefDraft, BriefSection, QuotedHeadline, TableRow
 
 D = dt.date
@@ -87,3 +87,12 @@ def test_a_price_without_a_currency_is_minted_without_a_unit() -> None:
     prices = {"X": {"metrics": {"last_close": 10.0, "as_of": "2025-09-30"}, "metrics_call_id": "call-1"}}
     (only,) = mint_claims(prices, ["X"])
     assert (only.metric, only.unit, only.value) == ("last_close", "", 10.0)
+
+
+def test_the_unit_a_metric_fixes() -> None:
+    assert (claim_unit("last_close"), claim_unit("high_52w", "inr"), claim_unit("low_52w", "INR", "index")) == (
+        "",
+        "INR",
+        "pts",
+    )
+    assert (claim_unit("change_1d_pct", "INR"), claim_unit("volatility_annualised_pct")) == ("%", "%")
