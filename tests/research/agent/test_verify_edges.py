@@ -61,6 +61,8 @@ def test_claims_with_fields_left_out() -> None:
     assert check_claim({**quote, "chunk_id": 3}, {}, {0: PASSAGE}, no_bars) == (
         "c4: the cited passage does not contain '4.5 % (RBI)'"
     )
+    missing = {"id": "c4", "kind": "quote", "chunk_id": 8, "display": "XX"}  # no such passage
+    assert check_claim(missing, {}, {0: PASSAGE}, no_bars) == "c4: the cited passage does not contain 'XX'"
 
 
 def test_a_quote_must_be_verbatim_in_a_cited_passage() -> None:
@@ -73,6 +75,10 @@ def test_a_quote_must_be_verbatim_in_a_cited_passage() -> None:
     assert problems(f"“{long}”") == [f"the quote “{long[:60]}…” is not verbatim in a cited passage"]
     assert problems("“…”") == ["the quote “……” is not verbatim in a cited passage"]  # nothing left to find
     assert problems("“XX”", citations=[{"chunk_id": 8}]) == ["the quote “XX…” is not verbatim in a cited passage"]
+    # a misquote is refused even when what is left after its first letter is in the passage
+    assert problems("“Xylem”", chunk_texts={3: "the ylem report"}) == [
+        "the quote “Xylem…” is not verbatim in a cited passage"
+    ]
 
 
 def test_numbers_beside_what_is_taken_out_are_still_figures() -> None:

@@ -147,6 +147,34 @@ def test_a_holdings_total_return_runs_from_its_first_to_its_last_day() -> None:
     weight = claim("portfolio_analyzer:1", ["assets", 1, "weight"], 0.4)
     assert check_claim(weight, outputs, {}, Bars()) is None
     assert weight["recompute"] == "output_only"
+    # over the last two days only: 66 / 44 − 1
+    late = {
+        "portfolio_analyzer:1": {
+            **PORTFOLIO,
+            "start": "2025-09-29",
+            "assets": [*assets[:1], {**assets[1], "total_return": 0.5}],
+        }
+    }
+    c = claim("portfolio_analyzer:1", ["assets", 1, "total_return"], 0.5)
+    assert check_claim(c, late, {}, Bars()) is None
+    assert c["recomputed"] == pytest.approx(0.5)
+
+
+def test_figures_other_tools_report_under_metric_names_are_read_from_the_output() -> None:
+    fundamentals = {"tool": "get_fundamentals", "symbol": "INFY.NS", "as_of": "2025-09-30", "last_close": 118.0,
+                    "close": 118.0, "total_return": 0.3, "bars": [{"date": "2025-09-30", "close": 118.0}]}  # fmt: skip
+    history = {"tool": "get_price_history", "symbol": "INFY.NS", "bars": [{"date": "2025-09-30", "volume": 5.0}]}
+    outputs = {"market_data:1": {"calls": [fundamentals, history]}}
+    for path, value in [
+        (["calls", 0, "last_close"], 118.0),
+        (["calls", 0, "close"], 118.0),
+        (["calls", 0, "total_return"], 0.3),
+        (["calls", 0, "bars", 0, "close"], 118.0),
+        (["calls", 1, "bars", 0, "volume"], 5.0),
+    ]:
+        c = claim("market_data:1", path, value)
+        assert check_claim(c, outputs, {}, Bars()) is None, path
+        assert (c["recompute"], c["recomputed"]) == ("output_only", None), path
 
 
 @pytest.mark.usefixtures("risk_free")
@@ -171,11 +199,12 @@ def test_an_answer_reads_each_symbol_once_and_each_portfolio_once(monkeypatch: p
         claim("portfolio_analyzer:2", ["total_return"], 0.2, "c3"),
         claim("market_data:1", ["calls", 0, "last_close"], 117.0, "c4"),
         {"id": "c5", "kind": "calc", "expression": "ratio(3, 4)", "value": 0.75},
+        {"id": "c6", "kind": "quote", "chunk_id": 4, "display": "4.5 per cent"},
     ]
     bars = Bars()
-    result = verify.verify_answer("[[c1]] [[c2]] [[c3]] [[c4]] [[c5]]", claims, question="", outputs=outputs,
-                                  chunk_texts={}, citations=[], bars=bars)  # fmt: skip
-    assert (result["status"], result["problems"], result["checked"]) == ("verified", [], 5)
+    result = verify.verify_answer("[[c1]] [[c2]] [[c3]] [[c4]] [[c5]] [[c6]]", claims, question="", outputs=outputs,
+                                  chunk_texts={4: "at 4.5 per cent"}, citations=[], bars=bars)  # fmt: skip
+    assert (result["status"], result["problems"], result["checked"]) == ("verified", [], 6)
     assert sorted(bars.reads) == ["INFY.NS", "TCS.NS"]
     assert computed == [pytest.approx(RETURNS), pytest.approx([-0.2, 0.5])]
     assert result["claims"] == [
@@ -207,7 +236,7 @@ def test_result_keys_and_timestamps_are_read_as_written() -> None:
     first = {"tool": "get_price_history", "symbol": "INFY.NS", "bars": [{"date": "2025-08-31", "close": 100.0}]}
     bar = claim("market_data:1", ["calls", 0, "bars", 0, "close"], 100.0)  # the first bar of the cache
     assert check_claim(bar, {"market_data:1": {"calls": [first]}}, {}, Bars()) is None
-    assert bar["recomputed"] == 100.0
+    assert (bar["recompute"], bar["recomputed"]) == ("bars", 100.0)
     # a claim with no result key reads the output stored under the empty key
     bare = {"id": "c1", "kind": "tool", "path": ["value"], "value": 3.0}
     assert check_claim(bare, {"": {"value": 3.0}}, {}, Bars()) is None
