@@ -122,15 +122,19 @@ def test_a_whole_brief_in_an_email_has_inline_styles_only() -> None:
     assert '<h3 style="margin:20px 0 6px;font-size:16px;color:#1b1f24;">At a glance</h3>\n<div><table style=' in mail
 
 
-def test_a_stale_dateline_is_marked_and_a_lone_dateline_has_no_sources_line() -> None:
-    stale = brief().model_copy(update={"dateline": Dateline(as_of=AS_OF, brief_date=dt.date(2025, 10, 3),
-                                                            sessions_behind=3, stale=True)})  # fmt: skip
+def test_a_stale_dateline_is_marked_and_no_dateline_has_no_sources_line() -> None:
+    dateline = Dateline(as_of=AS_OF, brief_date=dt.date(2025, 10, 3), sessions_behind=3, stale=True,
+                        news_source="Mint RSS", lagging={"TCS.NS": dt.date(2025, 9, 29)})  # fmt: skip
+    stale = brief().model_copy(update={"dateline": dateline})
     lines = render_html(stale, CLAIMS, ALL).split("\n")
     assert lines[1] == (
         '<p class="brief-dateline stale" data-testid="dateline">Data as of 30 Sep 2025 — stale: the newest bar is 3 '
         "trading days older than this brief (3 Oct 2025).</p>"
     )
-    assert lines[2] == '<p class="brief-sources">Prices: market data provider.</p>'
+    assert lines[2] == (
+        '<p class="brief-sources">Older data: Tata Consultancy Services (TCS.NS) as of 29 Sep 2025. '
+        "Prices: market data provider. News: Mint RSS.</p>"
+    )
     nothing = brief().model_copy(update={"dateline": None})
     lines = render_html(nothing, CLAIMS, ALL).split("\n")
     assert lines[1:3] == [
@@ -139,3 +143,12 @@ def test_a_stale_dateline_is_marked_and_a_lone_dateline_has_no_sources_line() ->
         f'<a class="claim verified" href="#claim-c2" data-claim="c2" title="{TIP2}">0.64%</a> on '
         "<time>30 Sep 2025</time>; R&amp;D held.</p>",
     ]
+
+
+def test_each_lead_headline_is_an_item_and_plain_http_links_are_kept() -> None:
+    two = [QuotedHeadline(text="One", link="http://example.test/1"), QuotedHeadline(text="Two", publisher="ET")]
+    lines = render_html(brief().model_copy(update={"lead_headlines": two}), CLAIMS, ALL).split("\n")
+    assert lines[4] == (
+        '<ul class="brief-evidence" data-testid="lead-headlines"><li>“<a href="http://example.test/1" '
+        'rel="noopener nofollow">One</a>”</li><li>“Two” <span class="brief-tone">ET</span></li></ul>'
+    )
