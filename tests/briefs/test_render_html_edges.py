@@ -152,3 +152,9 @@ def test_each_lead_headline_is_an_item_and_plain_http_links_are_kept() -> None:
         '<ul class="brief-evidence" data-testid="lead-headlines"><li>“<a href="http://example.test/1" '
         'rel="noopener nofollow">One</a>”</li><li>“Two” <span class="brief-tone">ET</span></li></ul>'
     )
+    section = brief().sections[0].model_copy(update={"headlines": [QuotedHeadline(text="Deal", publisher="Mint")]})
+    lines = render_html(brief().model_copy(update={"sections": [section]}), CLAIMS, ALL).split("\n")
+    assert (
+        '<ul class="brief-headlines" data-testid="headlines"><li>“Deal” <span class="brief-tone">Mint</span></li></ul>'
+        in lines
+    )
