@@ -157,3 +157,28 @@ def test_the_as_of_comes_from_the_dateline_else_from_the_newest_claim() -> None:
     assert render_text(prose_only, CLAIMS, ALL).endswith(
         "\nEvery figure in this brief was recomputed from the stored daily bars and\nverified.\n"
     )
+
+
+def test_wrapping_is_at_exactly_seventy_two_columns() -> None:
+    text59, text60 = "a" * 57 + " b", "a" * 58 + " b"  # quoted with "  • “…” — Mint": 72 and 73 columns
+    section = BriefSection(ticker="TCS.NS", narrative="quiet " * 12 + "a",  # 73 characters
+                           headlines=[QuotedHeadline(text=text59, publisher="Mint"),
+                                      QuotedHeadline(text=text60, publisher="Mint")])  # fmt: skip
+    text = render_text(brief(sections=[section], table=[], names={}), CLAIMS, ALL)
+    body = text[text.index("TCS.NS · TCS.NS") :].splitlines()
+    assert body[2:4] == ["quiet " * 11 + "quiet", "a"]
+    assert body[5:8] == [f"  • “{text59}” — Mint", f"  • “{text60}” —", "    Mint"]
+
+
+def test_titles_lagging_names_and_outside_text_in_plain_text() -> None:
+    lagging = Dateline(as_of=AS_OF, source="snapshot", lagging={"INFY.NS": dt.date(2025, 9, 29)})
+    draft = brief(title="{{t:INFY.NS}} & peers", summary="R&D <up> at {{t:INFY.NS}} & co.", dateline=lagging)
+    lines = render_text(draft, CLAIMS, ALL).splitlines()
+    assert lines[:5] == [
+        "Infosys & peers",
+        "Data as of 30 Sep 2025, the latest session.",
+        "Older data: Infosys (INFY.NS) as of 29 Sep 2025.",
+        "Prices: shipped historical snapshot, not live.",
+        "",
+    ]
+    assert lines[5] == "R&D <up> at Infosys & co."  # plain text is not HTML-escaped

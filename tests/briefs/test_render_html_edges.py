@@ -158,3 +158,11 @@ def test_each_lead_headline_is_an_item_and_plain_http_links_are_kept() -> None:
         '<ul class="brief-headlines" data-testid="headlines"><li>“Deal” <span class="brief-tone">Mint</span></li></ul>'
         in lines
     )
+
+
+def test_text_before_a_reference_is_escaped_too() -> None:
+    lines = render_html(brief().model_copy(update={"summary": "A&B <{{t:^NSEI}}>"}), CLAIMS, ALL).split("\n")
+    assert lines[3] == (
+        '<p class="brief-lead" data-testid="lead">A&amp;B &lt;'
+        '<span class="ticker" title="^NSEI">NIFTY 50</span>&gt;</p>'
+    )
