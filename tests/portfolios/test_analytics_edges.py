@@ -61,6 +61,7 @@ def test_the_alignment_memo_is_keyed_on_each_series_version() -> None:
     days = [D(2025, 2, 3), D(2025, 2, 4), D(2025, 2, 5)]
     v1 = series("M.NS", list(zip(days, [10.0, 11.0, 12.0], strict=True)), version=101)
     v2 = series("M.NS", list(zip(days, [10.0, 12.0, 15.0], strict=True)), version=102)
+    analytics._ALIGN_MEMO.clear()  # an earlier analysis in this process may have filled it
     first = analytics._align([v1])
     assert analytics._align([v1]) is first  # a warm re-analysis reuses the aligned matrix
     assert first[1].flags.writeable is False  # shared, so nobody may write into it
@@ -109,3 +110,11 @@ def test_an_asset_that_never_moves_has_no_correlation_and_no_risk() -> None:
     assert flat_row["total_return"] == 0.0
     sd = math.sqrt(((0.1 - 1 / 30) ** 2 * 2 + (-0.1 - 1 / 30) ** 2) / 2)  # sample sd of +10 %, −10 %, +10 %
     assert moving_row["annualised_volatility"] == pytest.approx(sd * math.sqrt(252))
+
+
+def test_a_portfolio_that_never_moves_has_no_risk_to_share() -> None:
+    days = [D(2025, 5, d) for d in (5, 6, 7)]
+    flat = [series(s, list(zip(days, [10.0, 10.0, 10.0], strict=True))) for s in ("F.NS", "G.NS")]
+    out = analytics.analyse(flat, [0.5, 0.5], rf_annual=0.0)
+    assert [row["contribution_to_risk"] for row in out.assets] == [0.0, 0.0]
+    assert (out.total_return, out.annualised_volatility, out.sharpe, out.sortino) == (0.0, 0.0, None, None)
