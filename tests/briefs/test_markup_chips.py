@@ -43,3 +43,8 @@ def test_a_typed_chip_is_quoted_whole_in_the_refusal() -> None:
         ValueError, match=re.escape("“⟦x9|1.50%⟧” is not a figure of this brief; figures cannot be typed")
     ):
         from_markup("Lead ⟦x9|1.50%⟧.", DRAFT, CLAIMS)
+
+
+def test_every_added_section_is_named() -> None:
+    with pytest.raises(ValueError, match=r"^sections may not be added: WIPRO\.NS, TCS\.NS is not in this brief$"):
+        from_markup("Lead.\n\n## WIPRO.NS\nNew.\n\n## TCS.NS\nAlso new.", DRAFT, CLAIMS)
