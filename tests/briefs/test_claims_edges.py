@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from briefs.claims import Claim, claim_unit, mint_claims, verify
+from briefs.claims import Claim, claim_unit, mint_claims, prose_problems, verify
 from briefs.draft import BriefDraft, BriefSection, QuotedHeadline, TableRow
 
 D = dt.date
@@ -96,3 +96,10 @@ def test_the_unit_a_metric_fixes() -> None:
         "pts",
     )
     assert (claim_unit("change_1d_pct", "INR"), claim_unit("volatility_annualised_pct")) == ("%", "%")
+
+
+def test_without_a_benchmark_no_other_ticker_may_be_named() -> None:
+    named = draft(summary="{{t:XXXX}} moved.")
+    expected = ["XXXX is named in the lead text but is not part of this run"]
+    assert prose_problems(named, CLAIMS, ["INFY.NS"]) == expected
+    assert verify(named, CLAIMS, BARS, {}, ["INFY.NS"]).problems == expected
