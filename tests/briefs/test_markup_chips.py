@@ -48,3 +48,9 @@ def test_a_typed_chip_is_quoted_whole_in_the_refusal() -> None:
 def test_every_added_section_is_named() -> None:
     with pytest.raises(ValueError, match=r"^sections may not be added: WIPRO\.NS, TCS\.NS is not in this brief$"):
         from_markup("Lead.\n\n## WIPRO.NS\nNew.\n\n## TCS.NS\nAlso new.", DRAFT, CLAIMS)
+
+
+def test_a_broken_chip_is_refused_with_what_to_do() -> None:
+    message = "a figure chip was broken (a ⟦ or ⟧ is left over); restore it or remove it whole"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        from_markup("Lead c3|₹1,441.80⟧.", DRAFT, CLAIMS)
