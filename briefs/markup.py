@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from pydantic import ValidationError
+
 from briefs.claims import Claim
 from briefs.contract import ANY_REF_RE, is_directed
 from briefs.draft import BriefDraft
@@ -119,9 +121,5 @@ def from_markup(text: str, original: BriefDraft, claims: list[Claim]) -> BriefDr
     )
     try:
         return BriefDraft.model_validate(data)
-    except Exception as exc:  # pydantic ValidationError → the first message, readable
-        errors = getattr(exc, "errors", None)
-        if callable(errors):
-            first = errors()[0]
-            raise ValueError(str(first.get("msg", exc)).removeprefix("Value error, ")) from None
-        raise ValueError(str(exc)) from None
+    except ValidationError as exc:  # the first message, readable (the validators raise only ValueError)
+        raise ValueError(str(exc.errors()[0]["msg"]).removeprefix("Value error, ")) from None
