@@ -243,6 +243,7 @@ def _share(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
 def compose_statements(c: Composer, out: dict[str, Any]) -> bool:
     """Answer from the statement rows of the rag_search result ``out`` (True), or leave the answer
     to the passages (False: not a statement question, or the rows do not hold what it needs)."""
+    from research.agent.compose_formula import spelled_margin
     from research.agent.compose_share_test import share_test
     from research.agent.compose_yes_no import yes_no
 
@@ -252,7 +253,8 @@ def compose_statements(c: Composer, out: dict[str, Any]) -> bool:
         return False
     handlers = {"value": _value, "ratio": _ratio, "growth": _growth, "share": _share, "share_test": share_test}
     parts, claims, citations, figures = list(c.parts), list(c.claims), list(c.citations), list(c.figures)
-    for answer in (lambda: yes_no(c, ask, rows, handlers), lambda: handlers[ask.op](c, ask, rows)):
+    first = (lambda: yes_no(c, ask, rows, handlers), lambda: spelled_margin(c, ask, rows))
+    for answer in (*first, lambda: handlers[ask.op](c, ask, rows)):
         if answer():
             c.assessment = {"statement_answer": ask.op}
             return True

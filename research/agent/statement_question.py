@@ -22,7 +22,7 @@ from research.retrieval.statement_terms import BY_KEY, Concept, concepts_asked, 
 RATIOS: tuple[tuple[str, str, str, str, str], ...] = (
     (
         r"gross (?:profit )?margin (?:percentage|percent|%|ratio|rate)|gross margin as a percent\w*|"
-        r"percentage gross margin",
+        r"percentage gross margin|gross margin\b(?!\s+(?:in dollars|dollars|amount))",
         "gross_profit",
         "revenue",
         "gross margin percentage",
