@@ -156,11 +156,11 @@ def _named(question: str, row: dict[str, Any]) -> bool:
 
 def _counts(concept: Concept, row: dict[str, Any], rows: list[dict[str, Any]]) -> bool:
     """The row counts the concept: its heading, table or label says so, or its table (same caption
-    and heading, the heading naming no other line) totals the concept ("Data Center and AI" above
+    and heading, neither the heading nor the label naming another line) totals the concept ("Data Center and AI" above
     "Total net revenue")."""
     if concept in concepts_asked(f"{row['section']} {row['caption']} {row['label']}"):
         return True
-    if concepts_asked(row["section"]):
+    if concepts_asked(row["section"]) or concepts_asked(own_label(row)):
         return False
     same = (row["document_id"], row["caption"], row["section"])
     return any(
