@@ -3,6 +3,7 @@ first, then the calculation with its cited cells.
 
 * a share against a threshold: "Did services exceed 25% of net sales?", "more than half of";
 * growth against a threshold: "Did net revenues grow by more than 5% year over year?";
+* a margin or rate against a threshold: "Was the gross margin above 70%?";
 * a multiple: "Did net income more than double year over year?" (new over old against 2);
 * a direction: "Did operating income decline year over year?" (the change against 0);
 * one line against another: "Did R&D exceed gross margin in dollars?" (the difference against 0),
@@ -39,7 +40,7 @@ _FALL = r"(?:declin\w*|decreas\w*|fall|fell|fallen|drop\w*|shrink|shrank)"
 
 @dataclass(frozen=True)
 class Test:
-    measure: str  # share | growth | times | change | versus | faster
+    measure: str  # share | growth | level | times | change | versus | faster
     above: bool  # "yes" when the result is above the threshold (else below)
     threshold: float = 0.0
     words: str = ""  # the threshold as the question says it ("25%", "half", "double")
@@ -65,6 +66,8 @@ def parse_test(question: str) -> Test | None:
         if m.group(3):
             return Test("share", above, 50.0, "half")
         return Test("share", above, 100 / 3 if m.group(4) else 25.0, "a third" if m.group(4) else "a quarter")
+    if m := re.search(rf"\b({_MORE}|{_LESS})\s+{_PCT}(?!\s+of\b)", q):
+        return Test("level", not re.fullmatch(_LESS, m.group(1)), float(m.group(2)), f"{m.group(2)}%")
     if re.search(rf"\b{_FALL}\b", q):
         return Test("change", False)
     if re.search(rf"\b{_GROW}\b", q) and not re.search(_PCT, q):
@@ -96,23 +99,21 @@ def yes_no(c: Composer, ask: Ask, rows: list[dict[str, Any]], handlers: Mapping[
         return False
     if test.measure in ("versus", "faster"):
         return _two_lines(c, ask, rows, test)
-    op = "share" if test.measure == "share" else "growth"
+    op = {"share": "share", "level": "ratio"}.get(test.measure, "growth")
     if ask.op != op and not (op == "growth" and ask.op == "value"):
         return False
     at, since = len(c.parts), len(c.claims)
     if not handlers[op](c, replace(ask, op=op), rows):
         return False
-    value = _last_calc(
-        c, since, {"share": "share of revenue", "growth": "growth in", "change": "change in"}.get(test.measure, "")
-    )
-    if test.measure == "times":
-        value = _times(c)
+    label = ask.ratio[2] if op == "ratio" and ask.ratio else _CALC_OF.get(test.measure, "")
+    value = _times(c) if test.measure == "times" else _last_calc(c, since, label)
     if value is None:
         return False
     where = "above" if value > test.threshold else "at or below"
     suffix = {
         "share": f" That is {where} {test.words} of revenue.",
         "growth": f" That is {where} {test.words}.",
+        "level": f" That is {where} {test.words}.",
         "times": f": {'more than double' if value > test.threshold else 'not more than double'}.",
     }.get(test.measure, "")
     c.parts[at] = f"{_verdict(value, test)}. {c.parts[at]}"

@@ -34,6 +34,8 @@ def _verified_text(turn: Any) -> str:
         ("Did Costco's operating income decline year over year?", YesNo("change", False)),
         ("Did Intel's research and development exceed its gross margin in dollars?", YesNo("versus", True)),
         ("Did Adobe's R&D expense grow faster than its total revenue?", YesNo("faster", True)),
+        ("Was eBay's gross margin above 70% in the quarter?", YesNo("level", True, 70.0, "70%")),
+        ("Was the effective tax rate below 21%?", YesNo("level", False, 21.0, "21%")),
         ("What was Apple's services share of net sales?", None),  # not a yes/no question
     ],
 )
@@ -150,3 +152,15 @@ def test_a_spelled_out_margin_reads_the_rows_as_written(ask: Any) -> None:
     # (net sales 52,604 − merchandise costs 47,175) / 52,604 = 10.32 % (not total revenue 53,648)
     assert text.startswith("Merchandise gross margin (12 Weeks Ended May 7, 2023): 10.32%")
     assert "[Calculated: (52604 - 47175) / 52604 * 100]" in text
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("apple_10q")
+def test_a_margin_against_a_threshold(ask: Any) -> None:
+    above = _verified_text(ask("Was eBay's gross margin above 70% in the first quarter of 2023?"))
+    # gross profit 1,810 / net revenues 2,510 = 72.11 %
+    assert above.startswith("Yes. Gross margin percentage (Three Months Ended March 31, 2023): 72.11%")
+    assert "That is above 70%." in above
+    below = _verified_text(ask("Was Adobe's operating margin below 30% in the three months ended June 2, 2023?"))
+    # operating income 1,624 / total revenue 4,816 = 33.72 %
+    assert below.startswith("No. Operating margin (Three Months Ended June 2, 2023): 33.72%")
