@@ -15,6 +15,7 @@ runs as before. Pure: no database.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -24,6 +25,7 @@ from research.agent.statement_question import (
     Ask,
     best_rows,
     item_rows,
+    own_label,
     parse_ask,
     pick_cell,
     prior_cell,
@@ -117,7 +119,7 @@ def _number(cell: dict[str, Any]) -> str:
     return str(cell["value"])
 
 
-def _in_one_document(
+def in_one_document(
     rows: list[dict[str, Any]], keys: tuple[str, ...], ask: Ask | None = None
 ) -> dict[str, dict[str, Any]] | None:
     """The best row of each concept, all from the first document (in the rows' order) that has them
@@ -137,7 +139,7 @@ def _subject(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> tuple[dict[st
     if named:
         fits = label_rank(concept, named[0]["label"]) is not None  # the concept's own row, named as asked
         return named[0], concept.name if fits else named[0]["label"]
-    found = _in_one_document(rows, (concept.key,), ask)
+    found = in_one_document(rows, (concept.key,), ask)
     return (found[concept.key], concept.name) if found else None
 
 
@@ -194,9 +196,9 @@ def _ratio(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
     assert ask.ratio is not None
     numerator, denominator, name, how = ask.ratio
     direct = {"effective tax rate": "effective_tax_rate", "free cash flow": "free_cash_flow"}.get(name)
-    if direct and _in_one_document(rows, (direct,), ask):
-        return _value(c, Ask("value", (direct,), months=ask.months, end=ask.end, year=ask.year), rows)
-    found = _in_one_document(rows, (numerator, denominator), ask)
+    if direct and in_one_document(rows, (direct,), ask):
+        return _value(c, replace(ask, op="value", concepts=(direct,), ratio=None), rows)
+    found = in_one_document(rows, (numerator, denominator), ask)
     top = pick_cell(found[numerator]["cells"], ask) if found else None
     bottom = same_column(found[denominator], top) if found and top else None
     if found is None or top is None or bottom is None:
@@ -223,25 +225,27 @@ def _ratio(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
 
 def _share(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
     named = item_rows(c.question, BY_KEY["revenue"], rows)
-    base = _in_one_document([r for r in rows if not named or r["document_id"] == named[0]["document_id"]], ("revenue",))
+    base = in_one_document([r for r in rows if not named or r["document_id"] == named[0]["document_id"]], ("revenue",))
     part = pick_cell(named[0]["cells"], ask) if named else None
     total = same_column(base["revenue"], part) if base and part else None
     if not named or part is None or base is None or total is None:
         return False
     at = placeholder(c)
-    a = cell_ref(c, named[0], part, named[0]["label"])
+    a = cell_ref(c, named[0], part, own_label(named[0]))
     b = cell_ref(c, base["revenue"], total, "revenue")
     result = calc_ref(c, f"{_number(part)} / {_number(total)} * 100", "share of revenue", formatting.percent)
     if result is None:
         return False
-    c.parts[at] = f"{title(named[0]['label'])} was {result[0]} of revenue ({part['label']}): {a} of {b}."
+    c.parts[at] = f"{title(own_label(named[0]))} was {result[0]} of revenue ({part['label']}): {a} of {b}."
     return True
 
 
 def compose_statements(c: Composer, out: dict[str, Any]) -> bool:
     """Answer from the statement rows of the rag_search result ``out`` (True), or leave the answer
     to the passages (False: not a statement question, or the rows do not hold what it needs)."""
+    from research.agent.compose_formula import spelled_margin
     from research.agent.compose_share_test import share_test
+    from research.agent.compose_yes_no import yes_no
 
     rows = out.get("statement_rows") or []
     ask = parse_ask(c.question)
@@ -249,8 +253,11 @@ def compose_statements(c: Composer, out: dict[str, Any]) -> bool:
         return False
     handlers = {"value": _value, "ratio": _ratio, "growth": _growth, "share": _share, "share_test": share_test}
     parts, claims, citations, figures = list(c.parts), list(c.claims), list(c.citations), list(c.figures)
-    if handlers[ask.op](c, ask, rows):
-        c.assessment = {"statement_answer": ask.op}
-        return True
-    c.parts, c.claims, c.citations, c.figures = parts, claims, citations, figures  # nothing half-written
+    first = (lambda: yes_no(c, ask, rows, handlers), lambda: spelled_margin(c, ask, rows))
+    for answer in (*first, lambda: handlers[ask.op](c, ask, rows)):
+        if answer():
+            c.assessment = {"statement_answer": ask.op}
+            return True
+        c.parts, c.claims = list(parts), list(claims)  # nothing half-written
+        c.citations, c.figures = list(citations), list(figures)
     return False

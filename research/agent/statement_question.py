@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from research.retrieval.statement_terms import BY_KEY, Concept, concepts_asked, label_rank, match_key
@@ -22,7 +22,7 @@ from research.retrieval.statement_terms import BY_KEY, Concept, concepts_asked, 
 RATIOS: tuple[tuple[str, str, str, str, str], ...] = (
     (
         r"gross (?:profit )?margin (?:percentage|percent|%|ratio|rate)|gross margin as a percent\w*|"
-        r"percentage gross margin",
+        r"percentage gross margin|gross margin\b(?!\s+(?:in dollars|dollars|amount))",
         "gross_profit",
         "revenue",
         "gross margin percentage",
@@ -70,6 +70,7 @@ class Ask:
     year: int | None = None
     threshold: float | None = None
     group: str = ""  # "segment" | "category" for a share test
+    fiscal: bool = False  # the year is a fiscal year ("fiscal 2023"): its columns may end the year before
 
     @property
     def needed(self) -> tuple[str, ...]:
@@ -78,6 +79,9 @@ class Ask:
         direct = (_DIRECT[self.ratio[2]],) if self.ratio and self.ratio[2] in _DIRECT else ()
         base = ("revenue",) if self.op in ("share", "share_test") else ()
         return tuple(dict.fromkeys((*self.concepts, *extra, *direct, *base)))
+
+
+_FISCAL = re.compile(r"\b(?:fiscal(?: year)?|FY)\s*'?(?:19|20)\d{2}\b", re.I)
 
 
 def _period(question: str) -> tuple[int | None, dt.date | None, int | None]:
@@ -99,6 +103,11 @@ def _period(question: str) -> tuple[int | None, dt.date | None, int | None]:
 
 def parse_ask(question: str) -> Ask | None:
     """What ``question`` asks of the statements, or None when it names no statement line."""
+    ask = _parse_ask(question)
+    return replace(ask, fiscal=True) if ask and _FISCAL.search(question) else ask
+
+
+def _parse_ask(question: str) -> Ask | None:
     concepts = tuple(c.key for c in concepts_asked(question))
     months, end, year = _period(question)
     threshold = _THRESHOLD.search(question)
@@ -125,19 +134,58 @@ def parse_ask(question: str) -> Ask | None:
     return Ask("value", concepts, months=months, end=end, year=year)
 
 
+def own_label(row: dict[str, Any]) -> str:
+    """The row's label without the section heading it was printed under ("Membership fees" of
+    "REVENUE: Membership fees")."""
+    return str(row["label"]).rsplit(": ", 1)[-1]
+
+
+def _named(question: str, row: dict[str, Any]) -> bool:
+    """The question names the row's own label: word for word, or every word of a label of three
+    words or more ("sales by McDonald's company-operated restaurants" names "Sales by
+    Company-operated restaurants")."""
+    key = match_key(own_label(row))
+    asked = match_key(question)
+    if len(key) < 3:
+        return False
+    if f" {key} " in f" {asked} ":
+        return True
+    words = key.split()
+    return len(words) >= 3 and set(words) <= set(asked.split())
+
+
+def _counts(concept: Concept, row: dict[str, Any], rows: list[dict[str, Any]]) -> bool:
+    """The row counts the concept: its heading, table or label says so, or its table (same caption
+    and heading, neither the heading nor the label naming another line) totals the concept ("Data Center and AI" above
+    "Total net revenue")."""
+    if concept in concepts_asked(f"{row['section']} {row['caption']} {row['label']}"):
+        return True
+    if concepts_asked(row["section"]) or concepts_asked(own_label(row)):
+        return False
+    same = (row["document_id"], row["caption"], row["section"])
+    return any(
+        (r["document_id"], r["caption"], r["section"]) == same and label_rank(concept, own_label(r)) is not None
+        for r in rows
+    )
+
+
 def item_rows(question: str, concept: Concept, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows whose own label the question names word for word ("services", "iPhone", "Americas") and
-    that count the concept asked (a "Services" row under "Net sales", not under "Cost of sales")."""
-    asked = f" {match_key(question)} "
-    named = [r for r in rows if len(r["label_key"]) >= 3 and f" {r['label_key']} " in asked]
-    named = [r for r in named if concept.key not in {c.key for c in concepts_asked(r["label_key"])}]
-    return [r for r in named if concept in concepts_asked(f"{r['section']} {r['caption']} {r['label']}")]
+    """Rows whose own label the question names ("services", "iPhone", "Americas", "membership
+    fees") and that count the concept asked (a "Services" row under "Net sales", not under "Cost of
+    sales") without being the concept's own line ("Total net sales")."""
+    named = [r for r in rows if _named(question, r) and label_rank(concept, own_label(r)) is None]
+    return [r for r in named if _counts(concept, r, rows)]
+
+
+def _rank(concept: Concept, row: dict[str, Any]) -> int | None:
+    found = label_rank(concept, row["label"])
+    return found if found is not None else label_rank(concept, own_label(row))
 
 
 def best_rows(concept_key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows that print the concept, best label first, its own statement before notes, in order."""
     concept = BY_KEY[concept_key]
-    ranked = [(label_rank(concept, r["label"]), r) for r in rows]
+    ranked = [(_rank(concept, r), r) for r in rows]
     fits = [(rank, r) for rank, r in ranked if rank is not None and r.get("chunk_id")]
     fits.sort(key=lambda x: (x[0], x[1]["statement"] not in concept.statements, x[1]["order"]))
     return [r for _rank, r in fits]
@@ -155,7 +203,7 @@ def pick_cell(cells: list[dict[str, Any]], ask: Ask) -> dict[str, Any] | None:
         if ask.end:
             points += 6 if cell.get("end") == ask.end.isoformat() else -2
         elif ask.year:
-            points += 3 if cell.get("year") == ask.year else -3
+            points += 3 if cell.get("year") == ask.year else 1 if ask.fiscal else -3
         return points, -index
 
     usable = [(i, c) for i, c in enumerate(cells) if c.get("value") is not None and _matches(c, ask)]
@@ -167,7 +215,8 @@ def _matches(cell: dict[str, Any], ask: Ask) -> bool:
     another): same end date, else same year; same length unless the column is a point in time."""
     if ask.end and cell.get("end") != ask.end.isoformat():
         return False
-    if not ask.end and ask.year and cell.get("year") != ask.year:
+    years = (ask.year, ask.year - 1) if ask.fiscal and ask.year else (ask.year,)
+    if not ask.end and ask.year and cell.get("year") not in years:
         return False
     return not (ask.months and cell.get("months") is not None and cell["months"] != ask.months)
 
@@ -195,8 +244,8 @@ def wanted(ask: Ask, question: str, rows: list[dict[str, Any]], limit: int = 80)
     concepts = [BY_KEY[key] for key in ask.needed]
     keep: list[dict[str, Any]] = []
     for row in rows:
-        fits = any(label_rank(concept, row["label"]) is not None for concept in concepts)
-        named = len(row["label_key"]) >= 3 and f" {row['label_key']} " in f" {match_key(question)} "
+        fits = any(_rank(concept, row) is not None for concept in concepts)
+        named = _named(question, row)
         where = f"{row['section']} {row['caption']}"
         grouped = ask.op == "share_test" and (
             row["statement"] == "segment_note" or bool(re.search(r"segment|categor|product", where, re.I))
