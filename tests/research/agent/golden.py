@@ -40,7 +40,8 @@ class TurnResult:
 
 
 def _flat(text: str) -> str:
-    return " ".join(text.replace("–", "-").replace("—", "-").split())
+    # Dashes are typography: answers write a negative figure with U+2212 ("−18.36%"), as the pages do.
+    return " ".join(text.replace("–", "-").replace("—", "-").replace("−", "-").split())
 
 
 def outcome_of(turn: Any) -> str:
