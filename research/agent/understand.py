@@ -111,6 +111,9 @@ class Understanding:
     # The companies named (the library's issuers) and the fiscal periods asked of their filings.
     issuers: list[str] = field(default_factory=list)
     fiscal: list[FiscalAsk] = field(default_factory=list)
+    # Asks what a company guided for a later quarter: ``fiscal`` holds the quarter that gave the
+    # guidance, whose statement cells are its actual figures, not the guidance.
+    guidance: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-safe, for the plan and the trace."""
@@ -124,6 +127,7 @@ class Understanding:
             "aspects": sorted(self.aspects),
             "issuers": self.issuers,
             "fiscal": [f.as_dict() for f in self.fiscal],
+            "guidance": self.guidance,
         }
 
 
@@ -149,6 +153,7 @@ def understanding_from_dict(d: dict[str, Any]) -> Understanding:
         aspects=set(d.get("aspects", [])),
         issuers=list(d.get("issuers", [])),
         fiscal=[FiscalAsk.from_dict(f) for f in d.get("fiscal", [])],
+        guidance=bool(d.get("guidance")),
     )
 
 
@@ -234,7 +239,8 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
     issuers = companies_named(question, library)
     families = _families_of_company(question, library, issuers) if issuers else _families_named(question, library)
     doc_periods, targets = _split_periods(question, families, library)
-    fiscal = guidance_source(question, fiscal_asked(question)) if issuers else []
+    asked = fiscal_asked(question) if issuers else []
+    fiscal = guidance_source(question, asked)
     if fiscal:
         # The filing for the period is chosen by the filter; a passage need not restate the period
         # as the question words it ("the quarter ended July 1, 2023" is "Three Months Ended July 1, 2023").
@@ -253,6 +259,7 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
         aspects=aspects_asked(question),
         issuers=issuers,
         fiscal=fiscal,
+        guidance=fiscal != asked,
     )
 
 
