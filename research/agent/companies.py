@@ -186,7 +186,7 @@ def fiscal_asked(question: str) -> list[FiscalAsk]:
 
 
 # A question about what a company said of a later period: the guidance it gave, its outlook.
-_FORWARD = re.compile(
+FORWARD_RE = re.compile(
     r"\b(guidance|guided?|forecast(?:s|ed|ing)?|outlook|expect(?:s|ed|ing)?|anticipated?|projected|projections?)\b",
     re.I,
 )
@@ -198,7 +198,7 @@ def guidance_source(question: str, asks: list[FiscalAsk]) -> list[FiscalAsk]:
     quarter before it gives the guidance. Other questions, and years (a year's outlook is given and
     updated in its own quarters' filings), keep the periods asked."""
     quarters = [a for a in asks if a.kind == "quarter"]
-    if not quarters or not _FORWARD.search(question):
+    if not quarters or not FORWARD_RE.search(question):
         return asks
     guided = max(quarters, key=lambda a: (a.year, a.quarter))
     year, quarter = (guided.year, guided.quarter - 1) if guided.quarter > 1 else (guided.year - 1, 4)

@@ -155,3 +155,23 @@ def test_the_quarter_before_the_first_is_the_last_of_the_year_before() -> None:
     asked = [FiscalAsk("quarter", year=2024, quarter=1)]
     assert [a.label for a in guidance_source("What guidance did it give for Q1 2024?", asked)] == ["Q4 FY2023"]
     assert guidance_source("What were its sales in Q1 2024?", asked) == asked
+
+
+def test_a_guidance_answer_quotes_the_figure_guided_not_the_quarters_actual() -> None:
+    from research.agent.evidence import choose
+
+    # Intel's first-quarter 2023 release, PDF p. 1, as extracted (the bullets under its headline).
+    page = (
+        "• First-quarter revenue of $11.7 billion, down 36% year over year (YoY). \n"
+        "• Forecasting second-quarter 2023 revenue of $11.5 billion to $12.5 billion; expecting second-quarter "
+        "EPS of $(0.62); non-GAAP EPS of $(0.04). \n"
+    )
+    passages = [{"text": page, "document_id": 8, "page_number": 1, "chunk_id": 1}]
+    question = "What revenue did Intel forecast for the second quarter of 2023?"
+    u = understand(question, LIBRARY)
+    assert u.guidance
+    ev = choose(question, u, passages)
+    assert ev is not None and [c.sentence[:47] for c in ev.chosen] == [
+        "Forecasting second-quarter 2023 revenue of $11."
+    ]
+    assert not understand("What was Intel's revenue in the first quarter of 2023?", LIBRARY).guidance
