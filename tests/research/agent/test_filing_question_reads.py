@@ -175,3 +175,14 @@ def test_a_guidance_answer_quotes_the_figure_guided_not_the_quarters_actual() ->
         "Forecasting second-quarter 2023 revenue of $11."
     ]
     assert not understand("What was Intel's revenue in the first quarter of 2023?", LIBRARY).guidance
+
+
+def test_a_dated_past_figure_of_a_listed_company_is_read_from_its_filings() -> None:
+    from research.agent.planner import plan_rules
+
+    # Today's snapshot cannot say what the dividend was on a past day: no market fast path, so the
+    # deterministic engine searches the documents.
+    assert plan_rules("What was Apple's quarterly cash dividend per share as of July 1, 2023?") is None
+    assert plan_rules("What was AAPL's dividend in 2019?") is None
+    undated = plan_rules("What is AAPL's dividend?")
+    assert undated is not None and undated[0] == "fundamentals"
