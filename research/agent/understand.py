@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research.agent.companies import (
+    FORWARD_RE,
     FiscalAsk,
     alias_words,
     companies_named,
@@ -111,8 +112,8 @@ class Understanding:
     # The companies named (the library's issuers) and the fiscal periods asked of their filings.
     issuers: list[str] = field(default_factory=list)
     fiscal: list[FiscalAsk] = field(default_factory=list)
-    # Asks what a company guided for a later quarter: ``fiscal`` holds the quarter that gave the
-    # guidance, whose statement cells are its actual figures, not the guidance.
+    # Asks what a company guided (forecast, expected): its filings' statement cells are actual
+    # figures, not the guidance; ``fiscal`` holds the quarter that gave it (companies.guidance_source).
     guidance: bool = False
 
     def as_dict(self) -> dict[str, Any]:
@@ -239,8 +240,7 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
     issuers = companies_named(question, library)
     families = _families_of_company(question, library, issuers) if issuers else _families_named(question, library)
     doc_periods, targets = _split_periods(question, families, library)
-    asked = fiscal_asked(question) if issuers else []
-    fiscal = guidance_source(question, asked)
+    fiscal = guidance_source(question, fiscal_asked(question) if issuers else [])
     if fiscal:
         # The filing for the period is chosen by the filter; a passage need not restate the period
         # as the question words it ("the quarter ended July 1, 2023" is "Three Months Ended July 1, 2023").
@@ -259,7 +259,7 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
         aspects=aspects_asked(question),
         issuers=issuers,
         fiscal=fiscal,
-        guidance=fiscal != asked,
+        guidance=bool(issuers and FORWARD_RE.search(question)),
     )
 
 

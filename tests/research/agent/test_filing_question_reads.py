@@ -134,6 +134,9 @@ def test_a_form_named_still_filters(question: str, form: str, expected: list[int
             ["Q1 FY2023"],
             [4],
         ),
+        ("What was eBay's Q3 2023 revenue guidance?", ["Q2 FY2023"], [5]),
+        # The quarter of the filing that gave the guidance, named: that filing.
+        ("What revenue guidance did eBay give in its second quarter 2023 results?", ["Q2 FY2023"], [5]),
         # A year's outlook is given in that year's own filings.
         ("By how much did Intel expect depreciation to fall in 2023?", ["FY2023"], [8]),
     ],
@@ -175,6 +178,7 @@ def test_a_guidance_answer_quotes_the_figure_guided_not_the_quarters_actual() ->
         "Forecasting second-quarter 2023 revenue of $11."
     ]
     assert not understand("What was Intel's revenue in the first quarter of 2023?", LIBRARY).guidance
+    assert understand("What revenue guidance did eBay give in its second quarter 2023 results?", LIBRARY).guidance
 
 
 def test_a_dated_past_figure_of_a_listed_company_is_read_from_its_filings() -> None:
