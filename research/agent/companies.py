@@ -185,6 +185,37 @@ def fiscal_asked(question: str) -> list[FiscalAsk]:
     return sorted(found, key=lambda a: a.at)
 
 
+# A question about what a company said of a later period: the guidance it gave, its outlook.
+FORWARD_RE = re.compile(
+    r"\b(guidance|guided?|forecast(?:s|ed|ing)?|outlook|expect(?:s|ed|ing)?|anticipated?|projected|projections?)\b",
+    re.I,
+)
+
+
+def guidance_source(question: str, asks: list[FiscalAsk]) -> list[FiscalAsk]:
+    """For a question about guidance ("what revenue did it forecast for Q2 2023?"), the fiscal
+    periods whose filings give it: the latest quarter guided ("for Q3", "Q3 outlook") is the one
+    asked of, so the filing of the quarter before it gives the guidance; a quarter named otherwise
+    ("in its Q2 results") names that filing. Other questions, and years (a year's outlook is given and
+    updated in its own quarters' filings), keep the periods asked."""
+    quarters = [a for a in asks if a.kind == "quarter" and _is_guided(question, a)]
+    if not quarters or not FORWARD_RE.search(question):
+        return asks
+    guided = max(quarters, key=lambda a: (a.year, a.quarter))
+    year, quarter = (guided.year, guided.quarter - 1) if guided.quarter > 1 else (guided.year - 1, 4)
+    source = FiscalAsk("quarter", year=year, quarter=quarter, at=guided.at, length=guided.length)
+    shifted = [source if a is guided else a for a in asks]
+    return [a for i, a in enumerate(shifted) if a.label not in {b.label for b in shifted[:i]}]
+
+
+def _is_guided(question: str, ask: FiscalAsk) -> bool:
+    """Whether the quarter ``ask`` is what is guided: "for (the) Q3 2023", "Q3 2023 (revenue) outlook"."""
+    before = question[: ask.at]
+    after = question[ask.at + ask.length :]
+    named_after = re.match(rf"[\s-]*(?:[\w-]+\s+){{0,2}}(?:{FORWARD_RE.pattern})", after, re.I)
+    return bool(re.search(r"\b(?:for|into)\s+(?:the\s+)?$", before, re.I) or named_after)
+
+
 def _fiscal_year_of(doc: LibDoc) -> int | None:
     if doc.fiscal_period:
         match = re.search(r"FY(\d{4})", doc.fiscal_period)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from research.agent.companies import FORWARD_RE
 from research.agent.extract import figures_in, keywords, sentences
 from research.agent.lexicon import Metric, names_metric
 from research.agent.periods import Period, mentions
@@ -88,6 +89,8 @@ def _aspects_of(sentence: str, u: Understanding, metric_ok: bool) -> set[str]:
     percent = not u.metrics or u.metrics[0].percent
     if metric_ok and any(_is_level(unit, percent) for _, _, unit in figures):
         covers.add("level")
+    if u.guidance and figures and FORWARD_RE.search(sentence):
+        covers.add("level")  # the figure guided ("forecasting revenue of $11.5 billion to $12.5 billion")
     if len(_NAME_RE.findall(sentence)) >= 1 and re.search(r"\bvot(ed|e)\b", sentence, re.I):
         covers.add("who")
     if re.search(r"\bunanimous\w*\b", sentence, re.I):

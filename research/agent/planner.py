@@ -101,6 +101,9 @@ STATEMENT_CUE_RE = re.compile(
     r"cash[- ]flow|segments?|q[1-4]|year[- ]over[- ]year|earnings release|margin|capex|capital expenditures?)\b",
     re.I,
 )
+# A day, a month or a year named ("as of July 1, 2023", "in 2019"): a past figure, which filings
+# hold and today's market snapshot does not.
+DATED_RE = re.compile(rf"{MONTH_YEAR_RE.pattern}|\b(?:19|20)\d{{2}}\b", re.I)
 SMALLTALK_RE = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|help|what can you do)\b[\s!.?]*$", re.I)
 
 
@@ -149,7 +152,7 @@ def _rule_single(q: str) -> tuple[str, Plan] | None:
         len(MONTH_YEAR_RE.findall(q)) >= 2 or re.search(r"\b(minutes|meetings?|reports?|stance)\b", q, re.I)
     ):
         return "compare_documents", {"document_comparator": {"query": q}}
-    if tickers and FUNDAMENTALS_RE.search(q):
+    if tickers and FUNDAMENTALS_RE.search(q) and not DATED_RE.search(q):
         return "fundamentals", {
             "market_data": {"calls": [{"tool": "get_fundamentals", "ticker": t} for t in tickers[:4]]}
         }

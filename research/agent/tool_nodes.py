@@ -82,7 +82,9 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         result["confidence"] = _confidence(query, u, passages)
         # The question as asked (the search query may be rewritten for retrieval), as the composer reads it.
         asked = state.get("resolved") or state["question"]
-        rows = store.statement_rows(state, asked, filters.get("document_ids") or documents_for(asked, passages))
+        # A guidance question is answered from the filing's words: its statement cells are actuals.
+        ids = filters.get("document_ids") or documents_for(asked, passages)
+        rows = [] if u.guidance else store.statement_rows(state, asked, ids)
         if rows:  # the statement tables' rows the question needs: figures read from cells
             result["output"]["statement_rows"] = rows
             result["confidence"] = max(result["confidence"], 0.9)

@@ -24,12 +24,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research.agent.companies import (
+    FORWARD_RE,
     FiscalAsk,
     alias_words,
     companies_named,
     fiscal_asked,
     fiscal_matches,
     forms_named,
+    guidance_source,
 )
 from research.agent.lexicon import Metric, aspects_asked, metrics_asked
 from research.agent.periods import MONTHS, Period, find_periods
@@ -40,6 +42,33 @@ MINE_RE = re.compile(
     r"\b(our|my|own|we)\b(?:\s+\w+){0,3}?\s+(notes?|uploads?|memos?|files?|documents?|research|view)\b", re.I
 )
 MEETING_RE = re.compile(r"\b(meeting|meetings|minutes|policy review)\b", re.I)
+# Words a filing's title shares with the way a question names a period ("the third quarter",
+# "12 weeks ended", "fiscal 2023") or a figure ("earnings per share"): they name no form of filing.
+_PERIOD_WORDS = frozenset(
+    [
+        "quarter",
+        "quarters",
+        "ended",
+        "ending",
+        "fiscal",
+        "year",
+        "years",
+        "month",
+        "months",
+        "week",
+        "weeks",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "half",
+        "nine",
+        "six",
+        "three",
+        "twelve",
+    ]
+)
+_FIGURE_PHRASE = re.compile(r"\bearnings\s+(?:\(loss\)\s+)?(?:per|a)\s+(?:diluted\s+|basic\s+)?share", re.I)
 
 
 @dataclass(frozen=True)
@@ -83,6 +112,9 @@ class Understanding:
     # The companies named (the library's issuers) and the fiscal periods asked of their filings.
     issuers: list[str] = field(default_factory=list)
     fiscal: list[FiscalAsk] = field(default_factory=list)
+    # Asks what a company guided (forecast, expected): its filings' statement cells are actual
+    # figures, not the guidance; ``fiscal`` holds the quarter that gave it (companies.guidance_source).
+    guidance: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-safe, for the plan and the trace."""
@@ -96,6 +128,7 @@ class Understanding:
             "aspects": sorted(self.aspects),
             "issuers": self.issuers,
             "fiscal": [f.as_dict() for f in self.fiscal],
+            "guidance": self.guidance,
         }
 
 
@@ -121,6 +154,7 @@ def understanding_from_dict(d: dict[str, Any]) -> Understanding:
         aspects=set(d.get("aspects", [])),
         issuers=list(d.get("issuers", [])),
         fiscal=[FiscalAsk.from_dict(f) for f in d.get("fiscal", [])],
+        guidance=bool(d.get("guidance")),
     )
 
 
@@ -206,7 +240,7 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
     issuers = companies_named(question, library)
     families = _families_of_company(question, library, issuers) if issuers else _families_named(question, library)
     doc_periods, targets = _split_periods(question, families, library)
-    fiscal = fiscal_asked(question) if issuers else []
+    fiscal = guidance_source(question, fiscal_asked(question) if issuers else [])
     if fiscal:
         # The filing for the period is chosen by the filter; a passage need not restate the period
         # as the question words it ("the quarter ended July 1, 2023" is "Three Months Ended July 1, 2023").
@@ -225,15 +259,17 @@ def understand(question: str, library: list[LibDoc]) -> Understanding:
         aspects=aspects_asked(question),
         issuers=issuers,
         fiscal=fiscal,
+        guidance=bool(issuers and FORWARD_RE.search(question)),
     )
 
 
 def _families_of_company(question: str, library: list[LibDoc], issuers: list[str]) -> list[str]:
     """For a question naming a company: the forms it names ("10-Q"), or a family named by two of
-    its words ("earnings release") — never by the company's own name or one word such as "earnings"
-    (which names a figure, not a document)."""
+    its words ("earnings release") — never by the company's own name, by the words that name a period
+    ("quarter ended", which its titles may share) or a figure ("earnings per share")."""
     named = forms_named(question, library)
-    tokens = set(_WORD.findall(question.lower())) - alias_words(issuers)
+    tokens = set(_WORD.findall(_FIGURE_PHRASE.sub(" ", question).lower()))
+    tokens = (tokens | {t[:-1] for t in tokens if t.endswith("s")}) - alias_words(issuers) - _PERIOD_WORDS
     for doc_type, words in family_words(library).items():
         if doc_type not in named and len(tokens & words) >= 2:
             named.append(doc_type)
