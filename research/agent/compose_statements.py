@@ -120,13 +120,16 @@ def _number(cell: dict[str, Any]) -> str:
 
 
 def in_one_document(
-    rows: list[dict[str, Any]], keys: tuple[str, ...], ask: Ask | None = None
+    rows: list[dict[str, Any]], keys: tuple[str, ...], ask: Ask | None = None, question: str = ""
 ) -> dict[str, dict[str, Any]] | None:
     """The best row of each concept, all from the first document (in the rows' order) that has them
-    all — with a column for the period ``ask`` names, when given."""
+    all — with a column for the period ``ask`` names, when given; rows the question names first."""
     for document_id in dict.fromkeys(r["document_id"] for r in rows):
         mine = [r for r in rows if r["document_id"] == document_id]
-        found = {key: [r for r in best_rows(key, mine) if ask is None or pick_cell(r["cells"], ask)] for key in keys}
+        found = {
+            key: [r for r in best_rows(key, mine, question) if ask is None or pick_cell(r["cells"], ask)]
+            for key in keys
+        }
         if all(found.values()):
             return {key: found[key][0] for key in keys}
     return None
@@ -139,7 +142,7 @@ def _subject(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> tuple[dict[st
     if named:
         fits = label_rank(concept, named[0]["label"]) is not None  # the concept's own row, named as asked
         return named[0], concept.name if fits else named[0]["label"]
-    found = in_one_document(rows, (concept.key,), ask)
+    found = in_one_document(rows, (concept.key,), ask, c.question)
     return (found[concept.key], concept.name) if found else None
 
 
@@ -198,7 +201,7 @@ def _ratio(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> bool:
     direct = {"effective tax rate": "effective_tax_rate", "free cash flow": "free_cash_flow"}.get(name)
     if direct and in_one_document(rows, (direct,), ask):
         return _value(c, replace(ask, op="value", concepts=(direct,), ratio=None), rows)
-    found = in_one_document(rows, (numerator, denominator), ask)
+    found = in_one_document(rows, (numerator, denominator), ask, c.question)
     top = pick_cell(found[numerator]["cells"], ask) if found else None
     bottom = same_column(found[denominator], top) if found and top else None
     if found is None or top is None or bottom is None:

@@ -182,12 +182,20 @@ def _rank(concept: Concept, row: dict[str, Any]) -> int | None:
     return found if found is not None else label_rank(concept, own_label(row))
 
 
-def best_rows(concept_key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows that print the concept, best label first, its own statement before notes, in order."""
+def best_rows(concept_key: str, rows: list[dict[str, Any]], question: str = "") -> list[dict[str, Any]]:
+    """The rows that print the concept, best label first, its own statement before notes, in order.
+    A row whose label the question names word for word comes first: "net sales" is the "Net sales"
+    line, not "Total revenue" (which adds membership fees), though both print revenue."""
     concept = BY_KEY[concept_key]
     ranked = [(_rank(concept, r), r) for r in rows]
     fits = [(rank, r) for rank, r in ranked if rank is not None and r.get("chunk_id")]
-    fits.sort(key=lambda x: (x[0], x[1]["statement"] not in concept.statements, x[1]["order"]))
+
+    def order(item: tuple[int, dict[str, Any]]) -> tuple[bool, int, bool, int]:
+        rank, row = item
+        named = bool(question) and f" {match_key(own_label(row))} " in f" {match_key(question)} "
+        return (not named, rank, row["statement"] not in concept.statements, row["order"])
+
+    fits.sort(key=order)
     return [r for _rank, r in fits]
 
 

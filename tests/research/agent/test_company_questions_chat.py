@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from research.agent.verify import render_text
 from research.chat.models import TraceStep, Turn
 from research.chat.services import chat_message_post, chat_turn_run
 from tests.research.conftest import ingest
@@ -49,8 +50,10 @@ def test_each_question_is_answered_from_the_named_company_s_filing_for_the_perio
         assert search["filters"] == {"document_ids": [document_id]}, question
         assert turn.status == "done" and turn.citations, (question, turn.status)
         assert {c["document_id"] for c in turn.citations} == {document_id}, question
-    # Costco's cover page: "Net sales for the quarter increased 1.9 percent, to $52.60 billion".
-    assert "$52.60 billion" in turn.answer
+    # Costco's income statement (p. 3): "Net sales $ 52,604 $ 51,612 …" — the net sales line, not
+    # "Total revenue" (53,648, which adds membership fees), though both are revenue.
+    shown = render_text(turn.answer, turn.claims)
+    assert "$52,604 million" in shown and "53,648" not in shown, shown
     assert ebay_8k not in asked.values()
 
 

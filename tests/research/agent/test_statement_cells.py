@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from research.agent.planner import plan_rules
-from research.agent.statement_question import parse_ask, pick_cell, prior_cell
+from research.agent.statement_question import best_rows, parse_ask, pick_cell, prior_cell
 from research.agent.verify_cells import check_cell
 from research.retrieval.statement_terms import BY_KEY, concepts_asked, label_rank
 
@@ -100,3 +100,14 @@ def test_a_row_cut_between_two_passages_is_read_across_both() -> None:
     assert check_cell(claim, {7: first, 8: second}) is not None  # without the next passage: not held
     assert check_cell(claim | {"chunk_next": 8}, {7: first, 8: second}) is None
     assert check_cell(claim | {"chunk_next": 8}, {7: first, 8: "14,604 $ 57,475 $ 58,730"}) is None
+
+
+def test_a_line_the_question_names_word_for_word_wins_over_the_concepts_total() -> None:
+    # Costco's Q3 FY2023 income statement (p. 3): both lines print revenue; "net sales" is one of them.
+    rows = [
+        {"label": "REVENUE: Total revenue", "statement": "income_statement", "order": 3, "chunk_id": 7},
+        {"label": "REVENUE: Net sales", "statement": "income_statement", "order": 1, "chunk_id": 7},
+    ]
+    asked = "What were Costco's net sales in the third quarter of fiscal 2023?"
+    assert [r["order"] for r in best_rows("revenue", rows, asked)] == [1, 3]
+    assert [r["order"] for r in best_rows("revenue", rows, "What was Costco's total revenue?")] == [3, 1]
