@@ -184,15 +184,17 @@ def _rank(concept: Concept, row: dict[str, Any]) -> int | None:
 
 def best_rows(concept_key: str, rows: list[dict[str, Any]], question: str = "") -> list[dict[str, Any]]:
     """The rows that print the concept, best label first, its own statement before notes, in order.
-    A row whose label the question names word for word comes first: "net sales" is the "Net sales"
-    line, not "Total revenue" (which adds membership fees), though both print revenue."""
+    A line of the concept's own statement whose label the question names word for word comes first:
+    "net sales" is the "Net sales" line, not "Total revenue" (which adds membership fees), though both
+    print revenue — but not a segment's "Americas: Net sales" in a note."""
     concept = BY_KEY[concept_key]
     ranked = [(_rank(concept, r), r) for r in rows]
     fits = [(rank, r) for rank, r in ranked if rank is not None and r.get("chunk_id")]
 
     def order(item: tuple[int, dict[str, Any]]) -> tuple[bool, int, bool, int]:
         rank, row = item
-        named = bool(question) and f" {match_key(own_label(row))} " in f" {match_key(question)} "
+        named = bool(question) and row["statement"] in concept.statements
+        named = named and f" {match_key(own_label(row))} " in f" {match_key(question)} "
         return (not named, rank, row["statement"] not in concept.statements, row["order"])
 
     fits.sort(key=order)

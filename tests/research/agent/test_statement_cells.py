@@ -111,3 +111,11 @@ def test_a_line_the_question_names_word_for_word_wins_over_the_concepts_total() 
     asked = "What were Costco's net sales in the third quarter of fiscal 2023?"
     assert [r["order"] for r in best_rows("revenue", rows, asked)] == [1, 3]
     assert [r["order"] for r in best_rows("revenue", rows, "What was Costco's total revenue?")] == [3, 1]
+    # Apple's 10-Q: "net sales" in a margin question is the income statement's total, not the
+    # Americas segment's "Net sales" line of the segment note (p. 16).
+    apple = [
+        {"label": "Americas: Net sales", "statement": "segment_note", "order": 1, "chunk_id": 9},
+        {"label": "Total net sales", "statement": "income_statement", "order": 2, "chunk_id": 4},
+    ]
+    margin = "What was Apple's operating margin (operating income as a share of net sales) in Q3 FY2023?"
+    assert [r["order"] for r in best_rows("revenue", apple, margin)] == [2, 1]
