@@ -138,7 +138,9 @@ def in_one_document(
 def _subject(c: Composer, ask: Ask, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str] | None:
     """The row the question is about and its name: a named line ("services revenue") or the concept."""
     concept = BY_KEY[ask.concepts[0]]
-    named = item_rows(c.question, concept, rows)
+    # A named line counts only with a column for the period asked (a note's "Total" under "2023"
+    # does not answer "the quarter ended June 2, 2023"; the income statement's line does).
+    named = [r for r in item_rows(c.question, concept, rows) if pick_cell(r["cells"], ask)]
     if named:
         fits = label_rank(concept, named[0]["label"]) is not None  # the concept's own row, named as asked
         return named[0], concept.name if fits else named[0]["label"]

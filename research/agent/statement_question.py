@@ -134,6 +134,10 @@ def _parse_ask(question: str) -> Ask | None:
     return Ask("value", concepts, months=months, end=end, year=year)
 
 
+# Labels that name no line of their own: a question saying "total revenue" names revenue, not a "Total" row.
+GENERIC_LABELS = frozenset({"total", "totals", "subtotal", "other", "net", "all other", "total other"})
+
+
 def own_label(row: dict[str, Any]) -> str:
     """The row's label without the section heading it was printed under ("Membership fees" of
     "REVENUE: Membership fees")."""
@@ -146,7 +150,7 @@ def _named(question: str, row: dict[str, Any]) -> bool:
     Company-operated restaurants")."""
     key = match_key(own_label(row))
     asked = match_key(question)
-    if len(key) < 3:
+    if len(key) < 3 or key in GENERIC_LABELS:
         return False
     if f" {key} " in f" {asked} ":
         return True

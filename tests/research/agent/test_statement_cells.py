@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from research.agent.planner import plan_rules
-from research.agent.statement_question import best_rows, parse_ask, pick_cell, prior_cell
+from research.agent.statement_question import best_rows, item_rows, parse_ask, pick_cell, prior_cell
 from research.agent.verify_cells import check_cell
 from research.retrieval.statement_terms import BY_KEY, concepts_asked, label_rank
 
@@ -119,3 +119,12 @@ def test_a_line_the_question_names_word_for_word_wins_over_the_concepts_total() 
     ]
     margin = "What was Apple's operating margin (operating income as a share of net sales) in Q3 FY2023?"
     assert [r["order"] for r in best_rows("revenue", apple, margin)] == [2, 1]
+
+
+def test_a_bare_total_row_is_not_a_line_the_question_names() -> None:
+    # Adobe's 10-Q revenue note (p. 10) ends its table with a row labelled just "Total": "total
+    # revenue" in a question names revenue, not that row.
+    note_total = {"label": "Total", "section": "", "caption": "Revenue", "statement": "note", "document_id": 2}
+    subscription = {"label": "Subscription", "section": "", "caption": "Revenue", "statement": "note", "document_id": 2}
+    asked = "What was Adobe's total revenue and its subscription revenue for the quarter ended June 2, 2023?"
+    assert [r["label"] for r in item_rows(asked, BY_KEY["revenue"], [note_total, subscription])] == ["Subscription"]
