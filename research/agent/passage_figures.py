@@ -38,7 +38,8 @@ _POSSESSIVE = re.compile(r"\S+['’]s\b")
 _PERCENT_ASK = re.compile(r"\b(share|percentage|proportion|per ?cent|percent|rate|margin)\b", re.I)
 _MONEY_WORDS = re.compile(
     r"\b(charges?|repurchas\w*|buybacks?|dividends?|expenses?|costs?|amount|authori[sz]ation|authority|"
-    r"impairments?|spend\w*|paid|pay|cash|guidance|forecast|arr|revenues?|sales|income|proceeds|debt)\b",
+    r"impairments?|spend\w*|paid|pay|cash|guidance|forecast|arr|revenues?|sales|income|proceeds|debt|eps|"
+    r"per share)\b",
     re.I,
 )
 VOTE_RE = re.compile(r"\b(vot\w*|members?|unanimous\w*|dissent\w*)\b", re.I)
@@ -48,6 +49,7 @@ _MONTHS = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*
 # A "what …" figure has most of the words naming what is asked within this many characters.
 NEAR_CHARS = 60
 _UNIT_WORDS = frozenset({"share", "perce", "propo", "amoun", "figur", "numbe"})
+_COMPARED = re.compile(r"(?:\b(?:compared (?:to|with)|versus|vs\.?)\b[^.;]{0,30}|\bfrom\s+)$", re.I)
 _PER_SHARE = re.compile(r"^\s*(?:per|a|for each)\s+(?:\w+\s+)?share\b", re.I)
 
 
@@ -58,6 +60,11 @@ class Ask:
     unit: str
     stems: frozenset[str]
     near: bool = False  # the figure must sit by a word naming what is asked ("what … charge")
+
+    @property
+    def per_share(self) -> bool:
+        """An amount per share is asked ("diluted EPS", "dividend per share")."""
+        return self.unit == "money" and bool(self.stems & {"eps", "share"})
 
 
 def _stems(text: str) -> frozenset[str]:
@@ -132,8 +139,10 @@ def _closeness(sentence: str, start: int, end: int, weights: dict[str, float], a
             continue
         gap = m.start() - end if m.start() >= end else max(0, start - m.end()) * 0.5
         score += weights[stem] * (3.0 if stem in ask.stems else 1.0) / (1.0 + gap / 12.0)
-    if ask.unit == "money" and _restated_per_share(sentence, start, end):
+    if ask.unit == "money" and not ask.per_share and _restated_per_share(sentence, start, end):
         score *= 0.3  # "$93 million pre-tax, $0.15 per diluted share": the amount, not its per-share echo
+    if _COMPARED.search(sentence[max(0, start - 40) : start]):
+        score *= 0.5  # "… compared to $1,324 million, $2.98 per diluted share, last year": the base, not the figure
     return score
 
 
@@ -162,12 +171,15 @@ def _named_nearby(sentence: str, figure: tuple[int, int, str, str], ask: Ask) ->
     if not wanted:
         return True
     window = sentence[max(0, figure[0] - NEAR_CHARS) : figure[1] + NEAR_CHARS].lower()
-    found = {w[:5] for w in _WORD.findall(window)} & wanted
+    found = {w[:5] for w in _WORD.findall(window)}
+    found = (found | ({"eps"} if "share" in found else set())) & wanted  # "per diluted share" names EPS
     return len(found) * 3 >= len(wanted) * 2
 
 
 def _best_figure(sentence: str, weights: dict[str, float], ask: Ask) -> tuple[int, int, str, str] | None:
     found = figures_of(sentence, ask.unit)
+    if ask.per_share:
+        found = [f for f in found if _PER_SHARE.match(sentence[f[1] :])]
     if not found:
         return None
     return max(found, key=lambda f: _closeness(sentence, f[0], f[1], weights, ask))

@@ -69,6 +69,16 @@ CASES = [
         1,
     ),
     (
+        "What was Costco's diluted EPS in the first quarter of fiscal 2023?",
+        "COSTCO_2023Q1_EARNINGS",
+        [1, 2],
+        {"level"},
+        # p. 1: "Net income for the quarter was $1,364 million, $3.07 per diluted share, compared to
+        # $1,324 million, $2.98 per diluted share, last year." — this year's figure, not the base
+        ["$3.07"],
+        1,
+    ),
+    (
         "What restructuring charges did McDonald's record in the first quarter of 2023 for Accelerating the "
         "Organization?",
         "MCDONALDS_2023Q1_EARNINGS",
