@@ -105,8 +105,8 @@ def figures_of(sentence: str, unit: str) -> list[tuple[int, int, str, str]]:
     if unit == "money":
         found = []
         for m in AMOUNT_RE.finditer(sentence):
-            scale = (m.group(3) or "").lower()
-            found.append((m.start(), m.end(), m.group(2), f"{m.group(1).strip()} {scale}".strip()))
+            scale = (m.group(3) or "").lower() or ("per share" if _PER_SHARE.match(sentence[m.end() :]) else "")
+            found.append((m.start(), m.end(), m.group(2), f"{m.group(1).strip()} {scale}".strip()))  # "$0.25 per share"
         return found
     counts = []
     for m in _COUNT_RE.finditer(sentence):

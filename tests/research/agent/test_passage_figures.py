@@ -75,7 +75,7 @@ CASES = [
         {"level"},
         # p. 1: "Net income for the quarter was $1,364 million, $3.07 per diluted share, compared to
         # $1,324 million, $2.98 per diluted share, last year." — this year's figure, not the base
-        ["$3.07"],
+        ["$3.07 per share"],
         1,
     ),
     (
