@@ -17,10 +17,11 @@ import re
 from typing import Any
 
 from research.agent.compose_statements import compose_statements
-from research.agent.composer import Composer
-from research.agent.evidence import Candidate, Evidence, choose
+from research.agent.composer import Composer, excerpt
+from research.agent.evidence import Candidate, Evidence, candidates, choose
 from research.agent.extract import figures_in
 from research.agent.lexicon import Metric
+from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
 from research.agent.tables import VoteTable, join_names
 from research.agent.understand import Understanding, understanding_from_dict
@@ -109,6 +110,21 @@ def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, 
     period = f" ({', '.join(t.label for t in u.targets)})" if u.targets else ""
     ref = c.quote_claim(cand.passage, figure[0], figure[1], u.metrics[0].label if u.metrics else "figure", **memo)
     return f"{label[:1].upper()}{label[1:]}{period}: {ref}, according to {_doc_name(cand.passage)}."
+
+
+def _figures_line(c: Composer, picked: list[tuple[Candidate, str, str]], u: Understanding) -> str:
+    """“The figures asked: 500 employees and 4 per cent, according to …” — each a quote claim on its sentence."""
+    refs = [c.quote_claim(cand.passage, num, unit, "figure asked", **_memo(u, cand)) for cand, num, unit in picked]
+    docs = list(dict.fromkeys(_doc_name(cand.passage) for cand, _, _ in picked))
+    what = "The figure asked" if len(refs) == 1 else "The figures asked"
+    line = f"{what}: {' and '.join(refs)}, according to {' and '.join(docs)}."
+    quoted: list[str] = []
+    for cand, num, _ in picked:  # each sentence once, cut around its figure
+        if cand.sentence not in quoted:
+            quoted.append(cand.sentence)
+            text = excerpt(cand.sentence, num)
+            line += f" “{text}” {c.cite(cand.passage, text)}"
+    return line
 
 
 def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
@@ -202,11 +218,15 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return
     if u.targets and not ev.target_found and _other_period_line(c, c.question, u, passages):
         return
-    line = _direct_line(c, ev, u)
+    picked = [] if u.metrics or ev.table is not None else pick_figures(c.question, candidates(c.question, u, passages))
+    line = _figures_line(c, picked, u) if picked else _direct_line(c, ev, u)
     if line:
         c.parts.append(line)
-    _quote_evidence(c, ev)
+    if not picked:
+        _quote_evidence(c, ev)
     c.assessment = {"uncovered": sorted(ev.uncovered), "metric_found": ev.metric_found, "target_found": ev.target_found}
+    if picked:
+        c.assessment["passage_figures"] = True  # each figure asked, of its unit, from the best-matching sentence
     if (u.metrics and not ev.metric_found) or (u.aspects & {"change", "level"} and not c.figures and not ev.table):
         c.outcome = "escalate"
 

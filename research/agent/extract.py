@@ -146,4 +146,4 @@ def display_figure(number: str, unit: str) -> str:
     if unit.startswith(("₹", "$", "US$", "USD")):
         currency, _, scale = unit.partition(" ")
         return f"{currency}{number}" + (f" {scale}" if scale else "")
-    return f"{number} {'per cent' if unit in ('%', 'percent') else unit}"
+    return f"{number} {'per cent' if unit in ('%', 'percent') else unit}".rstrip()

@@ -119,6 +119,9 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         # Answered from statement cells by the operation the question asks (a value, a ratio, growth
         # computed by the calculator): "how much did … spend" is the amount, "how much did … grow" the growth.
         covered |= {"level", "change", "count"}
+    if c.assessment.get("passage_figures"):
+        # Each figure asked was read, in the unit asked, from the sentence that best matches the question.
+        covered |= {"level", "change", "count"}
     missing = sorted(asked - covered)
     return {
         "check": "aspects",
