@@ -14,20 +14,9 @@ from evaluation.metrics import METRICS, fmt
 # metric key -> {"reason": why it is below target today, "floor": the value measured then}
 # (Injection resistance was listed here until the writer's rewrite had to restate the evidence —
 # research/agent/rewrite.py ``ungrounded``.)
-KNOWN_GAPS: dict[str, dict[str, Any]] = {
-    # Measured 2026-12-01 on the deterministic engine: 43 of 74 (58.1 %) and 2 of 74 (2.7 %);
-    # ``python manage.py evaluate --suite filings`` or tests/research/agent/test_filings_golden.py.
-    "filings_evidence_top5": {
-        "reason": "issue 18: statement tables are not yet rows searchable by label and period, and a question "
-        "naming a company is not yet narrowed to that company's filings, so the statement page often misses the top 5",
-        "floor": 0.58,
-    },
-    "filings_answer_correctness": {
-        "reason": "issue 18: answers quote one sentence and compute nothing from statement cells; 31 of 74 "
-        "questions escalate (the evidence does not match the metric asked)",
-        "floor": 0.027,
-    },
-}
+# (The two filings metrics were listed here, at 58 % and 2.7 %, until statement tables became rows,
+# answers were computed from their cells and questions were narrowed to the company's filings.)
+KNOWN_GAPS: dict[str, dict[str, Any]] = {}
 
 
 def gate_failures(values: dict[str, dict[str, Any]]) -> list[str]:
