@@ -1,11 +1,13 @@
-"""Reliability under load (issue 17), loopback only and bounded: uvicorn as in the Procfile (one
-process; ``LOAD_WEB_WORKERS`` for more) against the bench database, 50 concurrent clients, each
-with its own analyst and API token. Read endpoints (``GET /api/v1/me``, ``/api/v1/portfolios``,
-``/api/v1/watchlists``), chat submission (``POST /api/v1/chat``, answer not awaited, no worker
-consuming so only the web side is measured), and a ``wait=30`` chat request next to readers.
-``peak PG sessions`` is the web process's highest connection count seen in pg_stat_activity.
-The API rate limits are raised for the run (``API_THROTTLE_*``): this measures the server, not
-the limiter. ``LOAD_SECONDS`` sets each phase's length (default 20; the finding-0 replay: 60)."""
+"""Reliability under load (issue 17), loopback only and bounded: uvicorn as in the Procfile, with
+``LOAD_WEB_WORKERS`` worker processes (default 2, one per core), against the bench database, 50
+concurrent clients, each with its own analyst and API token (driven by wrk when installed —
+``make load-client`` — else by an httpx client on the same cores). Read endpoints
+(``GET /api/v1/me``, ``/api/v1/portfolios``, ``/api/v1/watchlists``), chat submission
+(``POST /api/v1/chat``, answer not awaited, no worker consuming so only the web side is measured),
+and a ``wait=30`` chat request next to readers. ``peak PG sessions`` is the web processes' highest
+connection count seen in pg_stat_activity. The API rate limits are raised for the run
+(``API_THROTTLE_*``): this measures the server, not the limiter. ``LOAD_SECONDS`` sets each phase's
+length (default 20; the finding-0 replay: 60)."""
 
 from __future__ import annotations
 
