@@ -343,6 +343,7 @@ SPECTACULAR_SETTINGS = {
     # Two models have a `kind` choice field; name their enums instead of letting a hash decide.
     "ENUM_NAME_OVERRIDES": {
         "DocumentKindEnum": "research.models.Document.Kind",
+        "DocumentStatusEnum": "research.models.Document.Status",
         "ReviewTaskKindEnum": "reviews.models.ReviewTask.Kind",
         # Several models have `status` / `trigger` choices, and the health check and the
         # evaluation name the same three LLM engines: one stable name each.
