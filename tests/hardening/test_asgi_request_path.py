@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from unittest import mock
 
@@ -42,8 +43,10 @@ def _hops_for_one_request(application: Any, path: str) -> tuple[int, int]:
         await communicator.wait(timeout=10)
         return int(start["status"])
 
-    with mock.patch.object(SyncToAsync, "__call__", counting):
-        status = asyncio.run(run())
+    # In a thread of its own: another test of the session may have left an event loop running in
+    # this one, and asyncio.run refuses to start inside a running loop.
+    with mock.patch.object(SyncToAsync, "__call__", counting), ThreadPoolExecutor(1) as thread:
+        status = thread.submit(lambda: asyncio.run(run())).result(timeout=60)
     return hops[0], status
 
 
