@@ -143,6 +143,15 @@ def points(value: Any, digits: int = 2) -> str:
     return MISSING if number is None else f"{format_number(number, digits)} {POINTS}"
 
 
+def with_currency(amount: str, currency: str = "") -> str:
+    """A formatted amount with its currency in front: ``("1,234.50", "INR")`` → ``₹1,234.50``;
+    ``("12.30", "chf")`` → ``CHF 12.30`` (an ISO code and a space where no symbol is unambiguous);
+    no currency → the amount as it is. The one place a figure gets its currency; signs go outside."""
+    unit = (currency or "").upper()
+    symbol = CURRENCY_SYMBOLS.get(unit)
+    return f"{symbol}{amount}" if symbol else (f"{unit} {amount}" if unit else amount)
+
+
 def price(value: Any, currency: str = "", kind: str = "") -> str:
     """A price in its instrument's unit: ``(1234.5, "INR")`` → ``₹1,234.50``; ``(24363.3, "INR",
     "index")`` → ``24,363.30 pts``; ``(12.3, "CHF")`` → ``CHF 12.30``; no currency → ``1,234.50``."""
@@ -154,9 +163,7 @@ def price(value: Any, currency: str = "", kind: str = "") -> str:
         return points(number)
     digits = CURRENCY_DECIMALS.get(unit, 2)
     amount = format_number(abs(number), digits)
-    symbol = CURRENCY_SYMBOLS.get(unit)
-    body = f"{symbol}{amount}" if symbol else (f"{unit} {amount}" if unit else amount)
-    return _signed(body, number < 0 and amount != format_number(0, digits), plus=False)
+    return _signed(with_currency(amount, unit), number < 0 and amount != format_number(0, digits), plus=False)
 
 
 def scaled_money(value: Any, currency: str = "", scale: str = "", *, digits: int = 0, signed: bool = False) -> str:
@@ -165,11 +172,7 @@ def scaled_money(value: Any, currency: str = "", scale: str = "", *, digits: int
     number = as_number(value)
     if number is None:
         return MISSING
-    unit = (currency or "").upper()
-    amount = format_number(abs(number), digits)
-    symbol = CURRENCY_SYMBOLS.get(unit)
-    body = f"{symbol}{amount}" if symbol else (f"{unit} {amount}" if unit else amount)
-    body += f" {scale}" if scale else ""
+    body = with_currency(format_number(abs(number), digits), currency) + (f" {scale}" if scale else "")
     return _signed(body, number < 0 and not _rounds_to_zero(number, digits), plus=signed and number > 0)
 
 
@@ -197,11 +200,7 @@ def money_compact(value: Any, currency: str = "") -> str:
     number = as_number(value)
     if number is None:
         return MISSING
-    body = compact(abs(number))
-    unit = (currency or "").upper()
-    symbol = CURRENCY_SYMBOLS.get(unit)
-    text = f"{symbol}{body}" if symbol else (f"{unit} {body}" if unit else body)
-    return _signed(text, number < 0, plus=False)
+    return _signed(with_currency(compact(abs(number)), currency), number < 0, plus=False)
 
 
 def ratio(value: Any, digits: int = 2) -> str:
@@ -317,7 +316,8 @@ def usd(value: Any) -> str:
     if number is None:
         return MISSING
     digits = 4 if 0 < abs(number) < 0.01 else 2
-    return _signed(f"${abs(number):,.{digits}f}", number < 0 and not _rounds_to_zero(number, digits), plus=False)
+    body = with_currency(f"{abs(number):,.{digits}f}", "USD")
+    return _signed(body, number < 0 and not _rounds_to_zero(number, digits), plus=False)
 
 
 # Field names (settings, audit snapshots, document types) as a person reads them: a capitalised

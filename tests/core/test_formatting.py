@@ -185,3 +185,67 @@ def test_scaled_money_states_an_amount_in_its_filing_scale() -> None:
     assert scaled_money(1609, "USD", "million", signed=True) == "+$1,609 million"
     assert scaled_money(2.82, "USD", digits=2) == "$2.82"
     assert scaled_money(None, "USD", "million") == "—"
+
+
+# The currency prefix the three money formatters share (price, money_compact, scaled_money): a symbol
+# for the five unambiguous codes, the upper-cased ISO code and a space for any other, nothing when
+# there is no currency; the minus sign goes before the symbol. Expected strings written by hand.
+@pytest.mark.parametrize(
+    ("value", "currency", "expected"),
+    [
+        (-1234.5, "INR", f"{M}₹1,234.50"),
+        (-99.999, "EUR", f"{M}€100.00"),
+        (7.5, "GBP", "£7.50"),
+        (-152.6, "JPY", f"{M}¥153"),
+        (-12.3, "CHF", f"{M}CHF 12.30"),
+        (5, "xyz", "XYZ 5.00"),  # an unknown code is shown upper-cased, never dropped
+        (189.2, "usd", "$189.20"),
+        (-5, "", f"{M}5.00"),
+        (-0.001, "USD", "$0.00"),  # rounds to zero: no sign
+    ],
+)
+def test_price_currency_and_sign(value: float, currency: str, expected: str) -> None:
+    assert f.price(value, currency) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "currency", "expected"),
+    [
+        (-2.9e12, "USD", f"{M}$2.9T"),
+        (-1234, "INR", f"{M}₹1.2K"),
+        (1.5e6, "EUR", "€1.5M"),
+        (-4.5e9, "GBP", f"{M}£4.5B"),
+        (123_456_789, "JPY", "¥123M"),
+        (-5e9, "CHF", f"{M}CHF 5.0B"),
+        (1000, "abc", "ABC 1.0K"),
+        (1e9, "usd", "$1.0B"),
+        (950, "", "950"),
+        (-950, "", f"{M}950"),
+        (None, "USD", "—"),
+    ],
+)
+def test_money_compact_currency_and_sign(value: float | None, currency: str, expected: str) -> None:
+    assert f.money_compact(value, currency) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "currency", "scale", "digits", "signed", "expected"),
+    [
+        (-8796, "INR", "crore", 0, False, f"{M}₹8,796 crore"),
+        (1609, "EUR", "million", 0, True, "+€1,609 million"),
+        (-1609, "EUR", "million", 0, True, f"{M}€1,609 million"),
+        (1_234_567, "GBP", "thousand", 0, False, "£1,234,567 thousand"),
+        (1.5, "JPY", "billion", 1, False, "¥1.5 billion"),  # a filing's digits, not the yen's zero
+        (12, "CHF", "million", 0, False, "CHF 12 million"),
+        (-12, "xyz", "thousand", 0, False, f"{M}XYZ 12 thousand"),
+        (12, "usd", "", 0, False, "$12"),
+        (12, "", "million", 0, False, "12 million"),
+        (-12, "", "", 0, True, f"{M}12"),
+        (-1.264, "USD", "", 2, False, f"{M}$1.26"),
+        (-0.4, "USD", "million", 0, False, "$0 million"),  # rounds to zero: no sign
+    ],
+)
+def test_scaled_money_currency_and_sign(
+    value: float, currency: str, scale: str, digits: int, signed: bool, expected: str
+) -> None:
+    assert f.scaled_money(value, currency, scale, digits=digits, signed=signed) == expected

@@ -63,6 +63,8 @@ def test_costs_and_index_symbols() -> None:
     assert f.usd(0.25) == "$0.25"
     assert f.usd(0.0012) == "$0.0012"
     assert f.usd(0) == "$0.00" and f.usd(None) == "—"
+    assert f.usd(-1234.5) == "\u2212$1,234.50"  # the minus before the dollar sign, as every money figure
+    assert f.usd(-0.00001) == "$0.0000"  # rounds to zero: no sign
     assert f.is_index_symbol("^NSEI") and not f.is_index_symbol("TCS.NS")
 
 
