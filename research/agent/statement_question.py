@@ -188,7 +188,7 @@ def _rank(concept: Concept, row: dict[str, Any]) -> int | None:
 
 def best_rows(concept_key: str, rows: list[dict[str, Any]], question: str = "") -> list[dict[str, Any]]:
     """The rows that print the concept, best label first, its own statement before notes, in order.
-    A line of the concept's own statement whose label the question names word for word comes first:
+    A line of the concept's own statement that the question names (:func:`_named`) comes first:
     "net sales" is the "Net sales" line, not "Total revenue" (which adds membership fees), though both
     print revenue — but not a segment's "Americas: Net sales" in a note."""
     concept = BY_KEY[concept_key]
@@ -197,8 +197,7 @@ def best_rows(concept_key: str, rows: list[dict[str, Any]], question: str = "") 
 
     def order(item: tuple[int, dict[str, Any]]) -> tuple[bool, int, bool, int]:
         rank, row = item
-        named = bool(question) and row["statement"] in concept.statements
-        named = named and f" {match_key(own_label(row))} " in f" {match_key(question)} "
+        named = row["statement"] in concept.statements and _named(question, row)
         return (not named, rank, row["statement"] not in concept.statements, row["order"])
 
     fits.sort(key=order)

@@ -128,3 +128,15 @@ def test_a_bare_total_row_is_not_a_line_the_question_names() -> None:
     subscription = {"label": "Subscription", "section": "", "caption": "Revenue", "statement": "note", "document_id": 2}
     asked = "What was Adobe's total revenue and its subscription revenue for the quarter ended June 2, 2023?"
     assert [r["label"] for r in item_rows(asked, BY_KEY["revenue"], [note_total, subscription])] == ["Subscription"]
+
+
+def test_best_rows_and_item_rows_agree_on_which_line_a_question_names() -> None:
+    # One rule (statement_question._named) for both: every word of a label of three words or more
+    # names it, in any order.
+    rows = [
+        {"label": "Purchases of property and equipment", "statement": "cash_flow", "order": 1, "chunk_id": 5},
+        {"label": "Capital expenditures for property", "statement": "cash_flow", "order": 2, "chunk_id": 5},
+    ]
+    asked = "What were the capital expenditures for the year on property?"
+    assert [r["order"] for r in best_rows("capex", rows, asked)] == [2, 1]
+    assert [r["order"] for r in best_rows("capex", rows, "How much was spent on capex?")] == [1, 2]
