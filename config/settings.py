@@ -307,12 +307,9 @@ REST_FRAMEWORK = {
     # schema promises no form encodings that nested bodies cannot use.
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    # hardening (issue 17, finding 5): per user, per token, per address for anonymous calls.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "core.throttles.UserRateThrottle",
-        "core.throttles.TokenRateThrottle",
-        "core.throttles.AnonRateThrottle",
-    ],
+    # hardening (issue 17, finding 5): per user, per token, per address for anonymous calls, all
+    # counted in one Redis call (core/throttles.py).
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttles.ApiRateThrottle"],
 }
 # Requests per minute (DRF syntax); read on every request. 300/min per token refuses a burst such
 # as 400 calls in 4 s; a person clicking through pages stays far below.

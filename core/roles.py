@@ -7,7 +7,7 @@ Roles are Django groups created by a migration (``core/migrations/0002_roles.py`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
@@ -39,12 +39,18 @@ def user_roles(user: Any) -> frozenset[str]:
         return frozenset()
     cached = getattr(user, "_alphadesk_roles", None)
     if cached is None:
-        names = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
-        if user.is_superuser:
-            names |= set(ROLES)
-        cached = frozenset(names)
-        user._alphadesk_roles = cached
+        cached = remember_roles(user, user.groups.filter(name__in=ROLES).values_list("name", flat=True))
     return cached
+
+
+def remember_roles(user: Any, group_names: Iterable[str]) -> frozenset[str]:
+    """Cache on ``user`` the roles its role groups ``group_names`` give (a superuser holds every
+    role), for the rest of the request; returns them."""
+    names = set(group_names) & set(ROLES)
+    if user.is_superuser:
+        names |= set(ROLES)
+    user._alphadesk_roles = frozenset(names)
+    return user._alphadesk_roles
 
 
 def has_role(user: Any, *roles: str) -> bool:

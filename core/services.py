@@ -20,6 +20,7 @@ from core.audit import audit_record
 from core.exceptions import ApplicationError
 from core.models import API_SCOPES, ApiToken
 from core.roles import ADMIN, ROLES, has_role
+from core.selectors import active_token_by_prefix
 
 TOKEN_PREFIX = "adk"  # noqa: S105  (a public marker, not a secret)
 _VALID_SCOPES = {key for key, _ in API_SCOPES}
@@ -152,9 +153,7 @@ def api_token_authenticate(raw: str) -> ApiToken | None:
     if len(parts) != 3 or parts[0] != TOKEN_PREFIX:
         return None
     _, prefix, secret = parts
-    # The prefix is unique, so no ORDER BY (``first()`` and the model's ordering add one; compiling
-    # it was a third of an API request's CPU under load).
-    token = next(iter(ApiToken.objects.active().select_related("user").filter(prefix=prefix).order_by()[:1]), None)
+    token = active_token_by_prefix(prefix)
     if token is None or not token.user.is_active:
         return None
     if not hmac.compare_digest(token.secret_hash, _hash_secret(secret)):

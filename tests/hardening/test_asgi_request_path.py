@@ -82,3 +82,35 @@ def test_concurrent_api_requests_share_the_processes_redis_connections(
     opened = int(stats.info("stats")["total_connections_received"]) - before
     # One pool per process: a handful of connections in all, not one (or more) per request.
     assert opened <= 10, f"{opened} Redis connections opened for 120 requests"
+
+
+def test_requests_borrow_a_thread_and_a_busy_one_is_never_lent() -> None:
+    """Django starts (and joins) a thread per request; config.asgi lends idle ones instead."""
+    import threading
+
+    from config.asgi import RequestThreads
+
+    threads = RequestThreads(keep=2)
+    first = threads.lease()
+    ident = first.submit(threading.get_ident).result()
+    threads.give_back(first)
+    first.submit(lambda: None).result()  # the give-back is queued behind the request's work
+    again = threads.lease()
+    assert again is first and again.submit(threading.get_ident).result() == ident
+
+    release = threading.Event()
+    again.submit(release.wait)  # a view still running after its client went away
+    threads.give_back(again)
+    other = threads.lease()
+    assert other is not again  # the busy thread is not lent while its work runs
+    release.set()
+    again.submit(lambda: None).result()
+    assert threads.lease() is again  # back once its work finished
+
+    extra = [threads.lease() for _ in range(3)]
+    for executor in extra:
+        threads.give_back(executor)
+        executor.submit(lambda: None).result()
+    assert len(threads._idle) == 2  # at most ``keep`` idle threads stay
+    for executor in [other, again, *extra]:
+        executor.shutdown(wait=True)
