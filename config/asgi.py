@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -9,8 +11,11 @@ from typing import Any
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpRequest, HttpResponseBase
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -75,6 +80,49 @@ class OneHopASGIHandler(ASGIHandler):
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Django's ``handle`` with the request's synchronous work in one hop: the request_started
+        signal, the middleware chain and view, and — for a response already in memory — its
+        ``close()`` (request_finished: the request's database connection goes back to the pool,
+        from the thread that used it). Django's own takes three hops and two tasks for this. A
+        streaming response is sent as Django sends it: watching for the client going away, and
+        closed once sent."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            if response.streaming:
+                await self._stream(response, receive, send)
+            else:
+                await self.send_response(response, send)
+        finally:
+            body_file.close()
+
+    def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        response: Any = error_response if request is None else self.get_response(request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()
+        return response
+
+    async def _stream(self, response: HttpResponseBase, receive: Any, send: Any) -> None:
+        sending = asyncio.create_task(self.send_response(response, send))
+        watching = asyncio.create_task(self.listen_for_disconnect(receive))
+        await asyncio.wait([sending, watching], return_when=asyncio.FIRST_COMPLETED)
+        for task in (watching, sending):
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, RequestAborted):
+                await task
+        await sync_to_async(response.close, thread_sensitive=True)()
 
 
 django.setup(set_prefix=False)
