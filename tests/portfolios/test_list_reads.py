@@ -42,7 +42,8 @@ def team(make_user: Any) -> dict[str, Any]:
 def test_the_same_rows_fields_and_order_as_the_selectors(team: dict[str, Any]) -> None:
     for who, user in team.items():
         for fast, orm in ((portfolio_rows, portfolio_list), (watchlist_rows, watchlist_list)):
-            got, expected = fast(user=user), list(orm(user=user))
+            got: list[Any] = fast(user=user)
+            expected: list[Any] = list(orm(user=user))
             assert [_fields(r) for r in got] == [_fields(r) for r in expected], (who, fast.__name__)
             assert [r.owner.email for r in got] == [r.owner.email for r in expected], who
     names = [(p.owner.email, p.name) for p in portfolio_rows(user=team["ana"])]
