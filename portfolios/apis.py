@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from core.roles import HasArea
 from core.tools import call_tool
-from portfolios import selectors, services
+from portfolios import list_reads, selectors, services
 from portfolios.schemas import Fundamentals, PortfolioAnalysis, PriceHistory, Quote, TickerMetrics
 from portfolios.serializers import (
     AnalyzeSerializer,
@@ -134,7 +134,7 @@ class PortfolioListCreateApi(APIView):
 
     @extend_schema(responses=PortfolioSerializer(many=True), tags=["portfolios"])
     def get(self, request: Request) -> Response:
-        return Response(PortfolioSerializer(selectors.portfolio_list(user=request.user), many=True).data)
+        return Response(PortfolioSerializer(list_reads.portfolio_rows(user=request.user), many=True).data)
 
     @extend_schema(request=PortfolioWriteSerializer, responses={201: PortfolioSavedSerializer}, tags=["portfolios"])
     def post(self, request: Request) -> Response:
@@ -195,7 +195,7 @@ class WatchlistListCreateApi(APIView):
 
     @extend_schema(responses=WatchlistSerializer(many=True), tags=["watchlists"])
     def get(self, request: Request) -> Response:
-        return Response(WatchlistSerializer(selectors.watchlist_list(user=request.user), many=True).data)
+        return Response(WatchlistSerializer(list_reads.watchlist_rows(user=request.user), many=True).data)
 
     @extend_schema(request=WatchlistWriteSerializer, responses={201: WatchlistSerializer}, tags=["watchlists"])
     def post(self, request: Request) -> Response:
