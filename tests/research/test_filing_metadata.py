@@ -5,12 +5,13 @@ period ended July 1, 2023 … Apple Inc. (Exact name of Registrant …)"), its s
 ("Date: August 3, 2023", checked with pypdf) and, for earnings releases, the dateline and title
 ("Costco Wholesale Corporation Reports Third Quarter … Fiscal 2023 … May 25, 2023"). A period's
 start is stated as estimated: the cover gives only its end (and, for Costco, "(twelve weeks)").
+All 20 filings of the team's shared set (absent from the checkout and CI) are checked the same way
+by the filings benchmark (bench/_filings_covers.py, ``make bench``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,6 @@ from tests.research.pdfs import ACTIVISION_10K, APPLE_10Q, COSTCO_Q3_RELEASE, EB
 
 D = dt.date
 ROOT = Path(__file__).resolve().parents[2]
-# The team's shared set: ALPHADESK_SHARED_DATA, else ../shared/data beside the checkout (a worktree
-# under /work/wt finds it one level further up), as the filings benchmark finds it.
-_SHARED_ROOT = os.environ.get("ALPHADESK_SHARED_DATA") or next(
-    (str(p / "data") for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()), ""
-)
-SHARED = Path(_SHARED_ROOT) / "filings" if _SHARED_ROOT else ROOT / "no-shared-data"
 MPC_MINUTES = ROOT / "data" / "rbi" / "mpc-minutes"
 
 # file: (company, form, period start, period end, fiscal period, filed or issued)
@@ -118,70 +113,6 @@ def test_a_name_in_capitals_is_written_as_the_document_writes_it() -> None:
     assert proper_case("ADOBE INC.", "… the Board of Adobe Inc. approved …") == "Adobe Inc."
     assert proper_case("THE AES CORPORATION", "no other mention") == "The AES Corporation"
     assert proper_case("eBay Inc.", "") == "eBay Inc."
-
-
-# All 20 filings of the team's shared set, read by hand from their covers and signature pages.
-ALL_TWENTY = {
-    "ACTIVISIONBLIZZARD_2017_10K": ("Activision Blizzard, Inc.", "10-K", D(2017, 12, 31), "FY2017", D(2018, 2, 27)),
-    "ACTIVISIONBLIZZARD_2018_10K": ("Activision Blizzard, Inc.", "10-K", D(2018, 12, 31), "FY2018", D(2019, 2, 28)),
-    "ACTIVISIONBLIZZARD_2020_10K": ("Activision Blizzard, Inc.", "10-K", D(2020, 12, 31), "FY2020", D(2021, 2, 23)),
-    "ACTIVSIONBLIZZARD_2023Q2_10Q": ("Activision Blizzard, Inc.", "10-Q", D(2023, 6, 30), "Q2 FY2023", D(2023, 7, 31)),
-    "ADOBE_2019_10K": ("Adobe Inc.", "10-K", D(2019, 11, 29), "FY2019", D(2020, 1, 21)),
-    "ADOBE_2020_10K": ("Adobe Inc.", "10-K", D(2020, 11, 27), "FY2020", D(2021, 1, 15)),
-    "ADOBE_2021_10K": ("Adobe Inc.", "10-K", D(2021, 12, 3), "FY2021", D(2022, 1, 21)),
-    # Named "2022Q2" but its cover reads "For the quarterly period ended June 2, 2023" (Adobe's
-    # fiscal 2023 ends in December; "Six Months Ended" columns): the cover wins over the name.
-    "ADOBE_2022Q2_10Q": ("Adobe Inc.", "10-Q", D(2023, 6, 2), "Q2 FY2023", D(2023, 6, 28)),
-    "AES_2016_10K": ("The AES Corporation", "10-K", D(2016, 12, 31), "FY2016", D(2017, 2, 24)),
-    "APPLE_2023Q3_10Q": ("Apple Inc.", "10-Q", D(2023, 7, 1), "Q3 FY2023", D(2023, 8, 3)),
-    "COSTCO_2023Q1_EARNINGS": (
-        "Costco Wholesale Corporation",
-        EARNINGS_RELEASE,
-        D(2022, 11, 20),
-        "Q1 FY2023",
-        D(2022, 12, 8),
-    ),
-    "COSTCO_2023Q3_EARNINGS": (
-        "Costco Wholesale Corporation",
-        EARNINGS_RELEASE,
-        D(2023, 5, 7),
-        "Q3 FY2023",
-        D(2023, 5, 25),
-    ),
-    "EBAY_2023Q1_8K": ("eBay Inc.", "8-K", None, "", D(2023, 2, 7)),
-    "EBAY_2023Q1_EARNINGS": ("eBay Inc.", EARNINGS_RELEASE, D(2023, 3, 31), "Q1 FY2023", D(2023, 4, 26)),
-    "EBAY_2023Q2_10Q": ("eBay Inc.", "10-Q", D(2023, 6, 30), "Q2 FY2023", D(2023, 7, 27)),
-    "EBAY_2023Q2_EARNINGS": ("eBay Inc.", EARNINGS_RELEASE, D(2023, 6, 30), "Q2 FY2023", D(2023, 7, 26)),
-    # "Intel Reports First-Quarter 2023 Financial Results" states no end date on its first pages.
-    "INTEL_2023Q1_EARNINGS": ("Intel Corporation", EARNINGS_RELEASE, None, "Q1 FY2023", D(2023, 4, 27)),
-    "JPMORGAN_2022Q1_10Q": ("JPMorgan Chase & Co.", "10-Q", D(2022, 3, 31), "Q1 FY2022", D(2022, 5, 3)),
-    "MCDONALDS_2023Q1_EARNINGS": (
-        "McDonald's Corporation",
-        EARNINGS_RELEASE,
-        D(2023, 3, 31),
-        "Q1 FY2023",
-        D(2023, 4, 25),
-    ),
-    "MCDONALDS_2023Q2_EARNINGS": (
-        "McDonald's Corporation",
-        EARNINGS_RELEASE,
-        D(2023, 6, 30),
-        "Q2 FY2023",
-        D(2023, 7, 27),
-    ),
-}
-
-
-@pytest.mark.skipif(not SHARED.is_dir(), reason="the team's shared filings (../shared/data/filings) are absent")
-def test_all_twenty_shared_filings() -> None:
-    wrong = {}
-    for stem, expected in ALL_TWENTY.items():
-        meta = detect_filing(pdf_texts((SHARED / f"{stem}.pdf").read_bytes()), "upload.pdf")  # the cover alone
-        got = (meta.issuer, meta.form_type, meta.period_end, meta.fiscal_period, meta.filed)
-        if got != expected:
-            wrong[stem] = got
-    assert wrong == {}
-    assert len(ALL_TWENTY) == len(list(SHARED.glob("*.pdf"))) == 20
 
 
 def test_an_html_filing_cover_of_another_company_is_read_the_same_way() -> None:

@@ -62,22 +62,112 @@ def mpc_corpus(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[st
             cursor.execute("TRUNCATE reviews_auditevent")
 
 
-@pytest.fixture(scope="module")
-def demo_library(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
-    """The whole shipped corpus (every MPC minutes and the Annual Report) as team documents, for
-    one module; by original file stem. Loading takes ~20 s with the embedding cache warm."""
+# Committed libraries shared by the consecutive modules that use them (see ``_held``): by fixture name,
+# the value and how to remove it. Nothing else in the run sees them.
+_HELD: dict[str, tuple[Any, Callable[[], None]]] = {}
+_USERS: dict[str, set[Any]] = {"demo_library": set(), "apple_10q": set()}  # by fixture: modules using it
+_NEXT: list[pytest.Item | None] = [None]  # the test after the one being torn down
+
+
+def _held(name: str, blocker: Any, load: Callable[[], Any], remove: Callable[[], None]) -> Any:
+    """``load()``'s value, loaded once for the run of consecutive modules that ask for ``name``
+    (``pytest_collection_modifyitems`` puts them side by side); ``_release`` removes it after the
+    last of them: what a module-scoped fixture gives each module, without loading it again."""
+    if name not in _HELD:
+        with blocker.unblock():
+            value = load()
+
+        def unload() -> None:
+            with blocker.unblock():
+                remove()
+
+        _HELD[name] = (value, unload)
+    return _HELD[name][0]
+
+
+def _release(name: str) -> None:
+    """At a module's teardown (its tests' transactions already rolled back, the session's database
+    still there): remove the held library unless the next test's module uses it too."""
+    following = _NEXT[0]
+    if name in _HELD and (following is None or following.path not in _USERS[name]):
+        _HELD.pop(name)[1]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules that use a held library run one after another, where the first of them was."""
+    for name in _USERS:
+        users = _USERS[name] = {item.path for item in items if name in getattr(item, "fixturenames", ())}
+        if len(users) < 2:
+            continue
+        first = next(i for i, item in enumerate(items) if item.path in users)
+        moved = [item for item in items if item.path in users]
+        rest = [item for item in items if item.path not in users]
+        items[:] = rest[:first] + moved + rest[first:]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    _NEXT[0] = nextitem  # read by _release while the fixtures are torn down
+
+
+def _owned_library(name: str, blocker: Any, email: str, load: Callable[[Any], Any]) -> Any:
+    """A held library of documents owned by the analyst ``email``: ``load(owner)``'s value; removed
+    with its owner and the audit rows its uploads wrote."""
     from django.db import connection
 
     from core.services import user_ensure
-    from tests.research.corpus import load_demo_corpus, remove_documents
+    from tests.research.corpus import remove_documents
 
-    with django_db_blocker.unblock():
-        owner, _ = user_ensure(email="demo-library@example.test", roles=["analyst"], password=None)
-        yield load_demo_corpus(owner)
-        remove_documents(owner)
-        owner.delete()
+    def owner() -> Any:
+        return user_ensure(email=email, roles=["analyst"], password=None)[0]
+
+    def remove() -> None:
+        library_owner = owner()
+        remove_documents(library_owner)
+        library_owner.delete()
         with connection.cursor() as cursor:
             cursor.execute("TRUNCATE reviews_auditevent")  # audit rows refuse DELETE
+
+    return _held(name, blocker, lambda: load(owner()), remove)
+
+
+@pytest.fixture(scope="module")
+def demo_library(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[str, Any]]:
+    """The whole shipped corpus (every MPC minutes and the Annual Report) as team documents, by
+    original file stem; loaded once for the consecutive modules that use it (~20 s with the
+    embedding cache warm) and removed after the last of them."""
+    from tests.research.corpus import load_demo_corpus
+
+    yield _owned_library("demo_library", django_db_blocker, "demo-library@example.test", load_demo_corpus)
+    _release("demo_library")
+
+
+@pytest.fixture(scope="module")
+def apple_10q(django_db_setup: Any, django_db_blocker: Any) -> Iterator[list[Any]]:
+    """Four shipped filings as team documents, for test_statement_answers.py and
+    test_statement_yes_no.py (loaded once for both): Apple's 10-Q to 1 July 2023, eBay's Q1 2023
+    release, Adobe's 10-Q to 2 June 2023 and Costco's Q3 fiscal 2023 release, details read from
+    their covers at upload; the documents in that order."""
+    from tests.research.pdfs import APPLE_10Q, FILINGS
+
+    library = [
+        (APPLE_10Q, "Apple Inc. Form 10-Q (Q3 2023)"),
+        (FILINGS / "EBAY_2023Q1_EARNINGS.pdf", "eBay Q1 2023 earnings release"),
+        (FILINGS / "ADOBE_2022Q2_10Q.pdf", "Adobe Inc. Form 10-Q (Q2 2023)"),
+        (FILINGS / "COSTCO_2023Q3_EARNINGS.pdf", "Costco Q3 fiscal 2023 earnings release"),
+    ]
+
+    def load(owner: Any) -> list[Any]:
+        from config.celery import app
+
+        eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+        try:
+            return [ingest(owner, path.name, path.read_bytes(), title=title) for path, title in library]
+        finally:
+            app.conf.task_always_eager = eager
+
+    yield _owned_library("apple_10q", django_db_blocker, "filings-library@example.test", load)
+    _release("apple_10q")
 
 
 @pytest.fixture

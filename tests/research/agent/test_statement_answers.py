@@ -1,51 +1,19 @@
 """Answers computed from statement cells on the deterministic engine, over a library of four
-filings (data/filings): the Apple 10-Q for the quarter ended 1 July 2023, eBay's first-quarter 2023
-earnings release, Adobe's 10-Q for the quarter ended 2 June 2023 and Costco's third-quarter fiscal
-2023 release. Expected figures were read by hand from the filings' statements and computed by hand
-from those cells; Apple's printed page labels are its 10-Q footer numbers (PDF page − 3)."""
+filings (data/filings; the ``apple_10q`` fixture of tests/research/agent/conftest.py): the Apple
+10-Q for the quarter ended 1 July 2023, eBay's first-quarter 2023 earnings release, Adobe's 10-Q
+for the quarter ended 2 June 2023 and Costco's third-quarter fiscal 2023 release. Expected figures
+were read by hand from the filings' statements and computed by hand from those cells; Apple's
+printed page labels are its 10-Q footer numbers (PDF page − 3)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from research.agent.verify import render_text
-from tests.research.conftest import ingest
-from tests.research.pdfs import APPLE_10Q, FILINGS
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def apple_10q(django_db_setup: Any, django_db_blocker: Any) -> Iterator[Any]:
-    from django.db import connection
-
-    from config.celery import app
-    from core.services import user_ensure
-    from research.models import Document
-
-    with django_db_blocker.unblock():
-        owner, _ = user_ensure(email="filings-library@example.test", roles=["analyst"], password=None)
-        eager, app.conf.task_always_eager = app.conf.task_always_eager, True
-        try:
-            library = [
-                (APPLE_10Q, "Apple Inc. Form 10-Q (Q3 2023)"),
-                (FILINGS / "EBAY_2023Q1_EARNINGS.pdf", "eBay Q1 2023 earnings release"),
-                (FILINGS / "ADOBE_2022Q2_10Q.pdf", "Adobe Inc. Form 10-Q (Q2 2023)"),
-                (FILINGS / "COSTCO_2023Q3_EARNINGS.pdf", "Costco Q3 fiscal 2023 earnings release"),
-            ]
-            documents = [ingest(owner, path.name, path.read_bytes(), title=title) for path, title in library]
-        finally:
-            app.conf.task_always_eager = eager
-        yield documents
-        for doc in Document.objects.filter(owner=owner):
-            doc.file.delete(save=False)
-        Document.objects.filter(owner=owner).delete()
-        owner.delete()
-        with connection.cursor() as cursor:
-            cursor.execute("TRUNCATE reviews_auditevent")  # audit rows refuse DELETE
 
 
 def _answer(turn: Any) -> str:

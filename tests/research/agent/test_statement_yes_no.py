@@ -14,7 +14,6 @@ from research.agent.compose_formula import spelled_terms
 from research.agent.compose_yes_no import Test as YesNo
 from research.agent.compose_yes_no import parse_test
 from research.agent.verify import render_text
-from tests.research.agent.test_statement_answers import apple_10q  # noqa: F401  (the shared library)
 
 
 def _verified_text(turn: Any) -> str:
