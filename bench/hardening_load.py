@@ -2,7 +2,9 @@
 ``LOAD_WEB_WORKERS`` worker processes (default 2, one per core), against the bench database, 50
 concurrent clients, each with its own analyst and API token (driven by wrk when installed —
 ``make load-client`` — else by an httpx client on the same cores). Read endpoints
-(``GET /api/v1/me``, ``/api/v1/portfolios``, ``/api/v1/watchlists``), chat submission
+(``GET /api/v1/me``, ``/api/v1/portfolios``, ``/api/v1/watchlists``; the load analysts own none,
+so the lists hold what the team shares — on the bench database, nothing: the request path is
+measured, not serialising), chat submission
 (``POST /api/v1/chat``, answer not awaited, no worker consuming so only the web side is measured),
 and a ``wait=30`` chat request next to readers. ``peak PG sessions`` is the web processes' highest
 connection count seen in pg_stat_activity. The API rate limits are raised for the run
