@@ -60,7 +60,7 @@ def _statement(model: type[Model]) -> tuple[str, list[Any], list[Any]]:
     """The list's SQL, its own fields and the owner's (id, e-mail); ordered as the model's Meta."""
     user_model = get_user_model()
     own = list(model._meta.concrete_fields)
-    owner = [user_model._meta.get_field("id"), user_model._meta.get_field("email")]
+    owner: list[Any] = [user_model._meta.get_field("id"), user_model._meta.get_field("email")]
     quote = connection.ops.quote_name
     order = []
     for name in model._meta.ordering or ["id"]:  # plain field names (asserted): "name", "-id"
