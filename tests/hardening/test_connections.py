@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from tests.hardening.live import hammer, sample_connections
+from tests.hardening.live import UNLIMITED, hammer, sample_connections
 
 CLIENTS = 16
 SECONDS = 3.0
@@ -37,7 +37,7 @@ def test_concurrent_clients_stay_within_the_pool(
     uvicorn_factory: Callable[..., Any], api_tokens: Callable[..., list[str]]
 ) -> None:
     tokens = api_tokens(CLIENTS)
-    server = uvicorn_factory("adk-pool", DB_POOL_MAX_SIZE=str(POOL), DB_POOL_MIN_SIZE="1")
+    server = uvicorn_factory("adk-pool", DB_POOL_MAX_SIZE=str(POOL), DB_POOL_MIN_SIZE="1", **UNLIMITED)
     result, peak = _run(server, tokens, "adk-pool")
     # Enough traffic that every client had requests in flight together (a count, not a throughput:
     # a slow shared CI machine served 95 requests in the 3 s where a quiet one serves hundreds).
