@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any
 
-from bench._load import UvicornProcess, get_cycle, hammer
+from bench._load import UNLIMITED, UvicornProcess, get_cycle, hammer
 from bench._wrk import available as wrk_available
 from bench._wrk import run_wrk
 
@@ -138,7 +138,7 @@ def run() -> list[dict[str, Any]]:
     call_command("migrate", verbosity=0)
     tokens = _tokens(CLIENTS)
     workers = os.environ.get("LOAD_WEB_WORKERS", "2")
-    env = {"API_THROTTLE_TOKEN": "1000000/min", "API_THROTTLE_USER": "1000000/min", "LOG_LEVEL": "WARNING"}
+    env = {**UNLIMITED, "LOG_LEVEL": "WARNING"}
     log = settings.VAR_DIR / "load-web.log"
     server = UvicornProcess(_database_url(), settings.REDIS_URL, log, "--workers", workers, **env)
     try:

@@ -6,14 +6,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bench._load import LoadResult, UvicornProcess, get_cycle
+from bench._load import UNLIMITED, LoadResult, UvicornProcess, get_cycle
 from bench._load import hammer as _hammer
 
-# Server settings for tests about connections or faults, not the rate limits: eight tokens hammering
-# for seconds pass 300 calls a minute each.
-UNLIMITED = {"API_THROTTLE_TOKEN": "1000000/min", "API_THROTTLE_USER": "1000000/min"}
-
-__all__ = ["LoadResult", "UvicornProcess", "connections_named", "hammer", "sample_connections"]
+__all__ = ["UNLIMITED", "LoadResult", "UvicornProcess", "connections_named", "hammer", "sample_connections"]
 
 
 def hammer(base: str, tokens: list[str], paths: list[str], seconds: float, limit: int = 100_000) -> LoadResult:
