@@ -469,6 +469,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = RESEARCH_MAX_UPLOAD_BYTES + 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 RESEARCH_EMBEDDER = env.str("RESEARCH_EMBEDDER", default="research.retrieval.embeddings.MiniLMOnnxEmbedder")
 RESEARCH_QUERY_EMBED_CACHE = env.int("RESEARCH_QUERY_EMBED_CACHE", default=512)  # per process
+# Threads that embed a query while the search ranks BM25 (research/retrieval/search.py).
+RESEARCH_QUERY_EMBED_THREADS = env.int("RESEARCH_QUERY_EMBED_THREADS", default=2)
 RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
 RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=128)
 # all-MiniLM-L6-v2 reads 256 word pieces (254 + [CLS]/[SEP]); stay well inside the window.

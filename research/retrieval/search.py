@@ -4,8 +4,10 @@ filters applied *before* ranking, fused with Reciprocal Rank Fusion."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 import numpy as np
@@ -92,8 +94,11 @@ def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | No
     where = "" if allowed_doc_ids is None else "WHERE document_id = ANY(%s)"
     params: list[Any] = [literal] + ([allowed_doc_ids] if allowed_doc_ids is not None else []) + [literal, k]
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        # Both settings last until the end of this transaction (SET LOCAL), in one round trip.
+        cursor.execute(
+            "SELECT set_config('hnsw.ef_search', %s, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+            [str(int(ef_search))],
+        )
         # ``where`` is one of two constant strings; every value is a query parameter.
         cursor.execute(
             f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "  # noqa: S608  # nosec B608
@@ -105,24 +110,46 @@ def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | No
     return [(int(chunk_id), 1.0 - float(distance)) for chunk_id, distance in rows]
 
 
+@cache
+def _query_embedding_threads() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=settings.RESEARCH_QUERY_EMBED_THREADS, thread_name_prefix="query-embed")
+
+
+# A forked child (a Celery worker) inherits the pool but not its threads: it starts its own.
+os.register_at_fork(after_in_child=_query_embedding_threads.cache_clear)
+
+
+def _embed_in_background(query: str) -> Future[np.ndarray]:
+    """The query's embedding, computed on another thread while this one ranks BM25 and reads
+    texts: ONNX releases the GIL, so a search waits for the slower of the two, not for both."""
+    return _query_embedding_threads().submit(query_vector, query)
+
+
 def _texts(ids: list[int]) -> dict[int, str]:
-    from research.models import Chunk
+    """Chunk texts by id, in one fixed statement (a search reads each candidate's text once)."""
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, text FROM research_chunk WHERE id = ANY(%s)", [ids])
+        return dict(cursor.fetchall())
 
-    return dict(Chunk.objects.filter(id__in=ids).values_list("id", "text")) if ids else {}
 
-
-def _exact_list(query: str, bm25_hits: list[tuple[int, float]], index: Any) -> list[tuple[int, float]]:
+def _exact_list(
+    query: str, bm25_hits: list[tuple[int, float]], index: Any, texts: dict[int, str]
+) -> list[tuple[int, float]]:
     """The BM25 candidates holding exact evidence for the query (research/retrieval/exact.py)."""
-    texts = _texts([cid for cid, _ in bm25_hits])
     candidates = [(cid, texts[cid]) for cid, _ in bm25_hits if cid in texts]
     ranked = exact_ranking(query, candidates, index.document_frequency, len(index))
     return [(cid, 1.0) for cid in ranked]
 
 
-def _distinct(ranked: list[tuple[int, float, dict[str, int]]], top_k: int) -> list[tuple[int, float, dict[str, int]]]:
+def _distinct(
+    ranked: list[tuple[int, float, dict[str, int]]], top_k: int, texts: dict[int, str]
+) -> list[tuple[int, float, dict[str, int]]]:
     """The first ``top_k`` of ``ranked`` whose text is not already in the list: the same passage
-    from two copies of a document (uploaded before copies were linked) is returned once."""
-    texts = _texts([cid for cid, _, _ in ranked])
+    from two copies of a document (uploaded before copies were linked) is returned once.
+    ``texts`` holds the texts read so far; the rest are read here, in one statement."""
+    texts = texts | _texts([cid for cid, _, _ in ranked if cid not in texts])
     seen: set[str] = set()
     kept = []
     for item in ranked:
@@ -142,24 +169,30 @@ def hybrid_search(
     """Best ``top_k`` distinct chunks for ``query`` among what ``user`` may see, best first: BM25
     and vector lists fused by RRF, plus, in hybrid mode, the passages holding the query's exact
     phrase or rare terms (``research/retrieval/exact.py``)."""
+    if not query.strip():
+        return []
+    pending_vector = _embed_in_background(query) if mode != "bm25" else None
     allowed = allowed_document_ids(user=user, filters=filters)
-    if not allowed or not query.strip():
+    if not allowed:
         return []
     # A single retriever returns top_k; in hybrid mode each contributes its configured depth.
     bm25_depth = settings.RESEARCH_BM25_CANDIDATES if mode == "hybrid" else top_k
     vector_depth = max(settings.RESEARCH_VECTOR_CANDIDATES, top_k) if mode == "hybrid" else top_k
     lists: dict[str, list[tuple[int, float]]] = {}
+    texts: dict[int, str] = {}
     if mode in ("hybrid", "bm25"):
         index = process_index.get()
         depth = max(bm25_depth, settings.RESEARCH_EXACT_CANDIDATES if mode == "hybrid" else 0)
         bm25_hits = index.top(query, depth, allowed)
         lists["bm25"] = bm25_hits[:bm25_depth]
         if mode == "hybrid":
-            exact = _exact_list(query, bm25_hits, index)
+            # Read while the query is still being embedded.
+            texts = _texts([cid for cid, _ in bm25_hits])
+            exact = _exact_list(query, bm25_hits, index, texts)
             if exact:
                 lists["exact"] = exact
-    if mode in ("hybrid", "vector"):
-        lists["vector"] = vector_top(query_vector(query), vector_depth, allowed)
+    if pending_vector is not None:
+        lists["vector"] = vector_top(pending_vector.result(), vector_depth, allowed)
     raw = {name: dict(hits) for name, hits in lists.items()}
     fused = rrf(
         {name: [cid for cid, _ in hits] for name, hits in lists.items()},
@@ -168,5 +201,5 @@ def hybrid_search(
     )
     return [
         RankedChunk(chunk_id=cid, score=score, ranks=ranks, scores={name: raw[name][cid] for name in ranks})
-        for cid, score, ranks in _distinct(fused[: 2 * top_k + 5], top_k)
+        for cid, score, ranks in _distinct(fused[: 2 * top_k + 5], top_k, texts)
     ]

@@ -184,3 +184,67 @@ def test_research_api_is_in_the_openapi_schema(analyst: Any) -> None:
     assert {"/api/v1/research/documents", "/api/v1/research/documents/{document_id}", "/api/v1/research/search"} <= set(
         paths
     )
+
+
+@pytest.mark.parametrize(("k", "expected_ef"), [(10, str(settings.RESEARCH_HNSW_EF_SEARCH)), (500, "500")])
+def test_vector_search_walks_the_index_with_the_configured_depth_and_iterative_scan(
+    corpus: Corpus, analyst: Any, k: int, expected_ef: str
+) -> None:
+    """The settings that give HNSW its recall (ef_search, at least k) and let a filtered query
+    still return k rows (iterative scan) are in force when the nearest-neighbour query runs."""
+    from django.db import connection
+
+    from research.retrieval.search import query_vector, vector_top
+
+    seen: list[tuple[str, str]] = []
+
+    def settings_at_search(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if "ORDER BY embedding <=>" in sql:
+            raw = context["cursor"].cursor  # the driver's cursor: asking does not re-enter this wrapper
+            raw.execute("SELECT current_setting('hnsw.ef_search'), current_setting('hnsw.iterative_scan')")
+            seen.append(raw.fetchone())
+        return execute(sql, params, many, context)
+
+    allowed = allowed_document_ids(user=analyst, filters=None)
+    with connection.execute_wrapper(settings_at_search):
+        hits = vector_top(query_vector("policy repo rate"), k, allowed)
+    assert hits and seen == [(expected_ef, "relaxed_order")]
+
+
+def test_a_hybrid_search_reads_each_candidate_text_once(
+    corpus: Corpus, analyst: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from research.retrieval import search
+
+    asked: list[list[int]] = []
+    read_texts = search._texts
+
+    def recording(ids: list[int]) -> dict[int, str]:
+        asked.append(list(ids))
+        return read_texts(ids)
+
+    monkeypatch.setattr(search, "_texts", recording)
+    passages = passage_search(user=analyst, query="policy repo rate unchanged at 6.50 per cent", top_k=5)
+    every_id = [cid for ids in asked for cid in ids]
+    assert len(passages) == 5 and {p.chunk.pk for p in passages} <= set(every_id)
+    assert len(asked) <= 2 and len(every_id) == len(set(every_id)), asked
+
+
+def test_a_forked_process_embeds_queries_on_threads_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Celery prefork child inherits the parent's thread pool object but none of its threads;
+    work handed to that pool would wait forever."""
+    import os
+
+    from research.retrieval import search
+
+    monkeypatch.setattr(search, "query_vector", lambda query: np.array([len(query)], dtype=np.float32))
+    assert search._embed_in_background("parent").result(timeout=10)[0] == 6  # the pool now has threads
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through its exit status
+        try:
+            ok = search._embed_in_background("child!!").result(timeout=10)[0] == 7
+        except Exception:
+            ok = False
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
