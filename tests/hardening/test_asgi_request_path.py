@@ -184,3 +184,27 @@ def test_a_response_in_memory_is_sent_in_one_hop_and_its_connection_goes_back(an
     status, body, _ = _get(django_app, "/api/v1/me", token=token)  # the token is read from the database
     assert status == 200 and b"analyst@example.test" in body
     assert checked_out() <= before  # the request's connection went back to the pool
+
+
+@pytest.mark.parametrize(("path", "most_at_once"), [("/api/v1/me", 2), ("/api/v1/chat", 6)])
+def test_request_slots_bound_the_requests_running_at_once_but_not_a_waiting_chat_post(
+    path: str, most_at_once: int
+) -> None:
+    from config.asgi import RequestSlots
+
+    slots = RequestSlots(2, waiting_paths=("/api/v1/chat",))
+    running, peak = [0], [0]
+
+    async def request() -> None:
+        async with slots.slot({"path": path}):
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+            await asyncio.sleep(0.02)
+            running[0] -= 1
+
+    async def six_at_once() -> None:
+        await asyncio.gather(*(request() for _ in range(6)))
+
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (see _hops_for_one_request)
+        thread.submit(lambda: asyncio.run(six_at_once())).result(timeout=30)
+    assert peak[0] == most_at_once
