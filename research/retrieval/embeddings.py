@@ -208,6 +208,8 @@ class MiniLMOnnxEmbedder(MiniLMEmbedder):
                 return
             options = onnxruntime.SessionOptions()
             options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+            spin = "1" if settings.RESEARCH_ONNX_SPIN else "0"
+            options.add_session_config_entry("session.intra_op.allow_spinning", spin)
             self._session = onnxruntime.InferenceSession(onnx_model_path(), options, providers=["CPUExecutionProvider"])
             self._batch_tokenizer = self._make_batch_tokenizer()
 
