@@ -28,7 +28,8 @@ LONG_FILE = "rbi_monetary_policy_committee_minutes_february_2025_meeting_resolut
 OVERFLOW = """() => {
   const doc = document.documentElement, table = document.querySelector("#documents");
   const boxes = table ? [table, table.closest(".table-wrap")] : [];
-  return {page: doc.scrollWidth - window.innerWidth, table: Math.max(0, ...boxes.map(b => b.scrollWidth - b.clientWidth))};
+  const sideways = boxes.map(b => b.scrollWidth - b.clientWidth);
+  return {page: doc.scrollWidth - window.innerWidth, table: Math.max(0, ...sideways)};
 }"""
 
 
