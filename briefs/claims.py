@@ -26,7 +26,7 @@ from briefs.contract import (
     ticker_references,
 )
 from briefs.draft import BriefDraft, BriefSection, QuotedHeadline
-from core.formatting import POINTS, metric_label, price_unit
+from core.formatting import POINTS, metric_label, price_unit, shown_sign
 from portfolios import recompute
 
 __all__ = [
@@ -203,7 +203,7 @@ def _direction_problems(draft: BriefDraft, by_id: dict[str, Claim]) -> list[str]
                 problems.append(
                     f"{ref} ({claim.metric}) follows a direction word in the {where} text: it is not a change"
                 )
-            elif round(claim.value, 2) == 0 or (claim.value > 0) != (direction > 0):
+            elif shown_sign(claim.value, 2) != direction:  # as rendered: 0.00% neither rose nor fell
                 word = "rise" if direction > 0 else "fall"
                 problems.append(f"the {where} text calls {ref} a {word}, but the figure does not say so")
     return problems

@@ -22,6 +22,7 @@ from briefs.render import (
     table_cells,
     verified_sentence,
 )
+from core.templatetags.figures import sign_class
 
 _E = html.escape
 # role → inline style, for email clients (which ignore stylesheets); pages use the class names.
@@ -132,7 +133,7 @@ def _table(draft: BriefDraft, figures: Figures, out: _Out) -> list[str]:
     for ticker, name, cells in rows:
         tds = []
         for metric, (text, signed) in zip(TABLE_METRICS, cells, strict=True):
-            tone = "" if signed is None or round(signed, 2) == 0 else ("up" if signed > 0 else "down")
+            tone = sign_class(signed)  # the pages' colouring: none for a figure that reads 0.00%
             if out.email:
                 attrs = f' style="{EMAIL_STYLES["td"]}{EMAIL_STYLES.get(tone, "")}"'
             else:

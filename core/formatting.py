@@ -96,14 +96,19 @@ def as_number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _signed(body: str, negative: bool, *, plus: bool) -> str:
-    if negative:
-        return MINUS + body
-    return ("+" + body) if plus else body
+def shown_sign(value: float, digits: int | None = 2) -> int:
+    """−1, 0 or 1: the sign of ``value`` as shown, i.e. rounded to ``digits`` decimals (None: shown
+    to significant digits, so only zero reads as zero). A figure that rounds to zero has no sign:
+    ``−0.004`` at two decimals reads ``0.00``, never ``−0.00``. The one rule for every sign, up/down
+    colour and direction word (``sign_class``, the briefs' table and direction check)."""
+    shown = value if digits is None else round(value, digits)
+    return (shown > 0) - (shown < 0)
 
 
-def _rounds_to_zero(value: float, digits: int) -> bool:
-    return round(abs(value), digits) == 0
+def _signed(body: str, value: float, digits: int | None, *, plus: bool = False) -> str:
+    """``body`` (the magnitude as shown, rounded to ``digits``) with the sign :func:`shown_sign` gives."""
+    sign = shown_sign(value, digits)
+    return (MINUS if sign < 0 else "+" if plus and sign > 0 else "") + body
 
 
 def format_number(value: Any, digits: int = 2, *, signed: bool = False) -> str:
@@ -111,9 +116,7 @@ def format_number(value: Any, digits: int = 2, *, signed: bool = False) -> str:
     number = as_number(value)
     if number is None:
         return MISSING
-    if _rounds_to_zero(number, digits):
-        return f"{0:.{digits}f}"
-    return _signed(f"{abs(number):,.{digits}f}", number < 0, plus=signed)
+    return _signed(f"{abs(number):,.{digits}f}", number, digits, plus=signed)
 
 
 def percent(value: Any, *, signed: bool = False, digits: int = 2) -> str:
@@ -162,8 +165,7 @@ def price(value: Any, currency: str = "", kind: str = "") -> str:
     if unit == POINTS:
         return points(number)
     digits = CURRENCY_DECIMALS.get(unit, 2)
-    amount = format_number(abs(number), digits)
-    return _signed(with_currency(amount, unit), number < 0 and amount != format_number(0, digits), plus=False)
+    return _signed(with_currency(format_number(abs(number), digits), unit), number, digits)
 
 
 def scaled_money(value: Any, currency: str = "", scale: str = "", *, digits: int = 0, signed: bool = False) -> str:
@@ -173,26 +175,26 @@ def scaled_money(value: Any, currency: str = "", scale: str = "", *, digits: int
     if number is None:
         return MISSING
     body = with_currency(format_number(abs(number), digits), currency) + (f" {scale}" if scale else "")
-    return _signed(body, number < 0 and not _rounds_to_zero(number, digits), plus=signed and number > 0)
+    return _signed(body, number, digits, plus=signed)
 
 
 _COMPACT_UNITS = (("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3))
 
 
-def compact(value: Any) -> str:
-    """Large numbers and volumes: ``950`` → ``950``, ``1234`` → ``1.2K``, ``12_345_678`` → ``12.3M``,
-    ``123_456_789`` → ``123M``, ``4.5e9`` → ``4.5B``. Below a thousand: at most one decimal."""
-    number = as_number(value)
-    if number is None:
-        return MISSING
-    size = abs(number)
+def _compact_magnitude(size: float) -> tuple[str, int]:
+    """``size`` (≥ 0) abbreviated, and the decimals (in its own unit) it is rounded to when shown."""
     for suffix, scale in _COMPACT_UNITS:
         scaled = size / scale
         if round(scaled, 1) >= 1.0:  # largest unit first: 999,950 → 1.0M, never 1000.0K
-            body = f"{scaled:,.0f}{suffix}" if scaled >= 100 else f"{scaled:.1f}{suffix}"
-            return _signed(body, number < 0, plus=False)
-    body = f"{size:.0f}" if float(size).is_integer() else f"{size:.1f}"
-    return _signed(body, number < 0 and body != "0", plus=False)
+            # At least 950 in its own unit: rounding to whole units keeps its sign.
+            return (f"{scaled:,.0f}{suffix}" if scaled >= 100 else f"{scaled:.1f}{suffix}"), 0
+    return (f"{size:.0f}", 0) if float(size).is_integer() else (f"{size:.1f}", 1)
+
+
+def compact(value: Any) -> str:
+    """Large numbers and volumes: ``950`` → ``950``, ``1234`` → ``1.2K``, ``12_345_678`` → ``12.3M``,
+    ``123_456_789`` → ``123M``, ``4.5e9`` → ``4.5B``. Below a thousand: at most one decimal."""
+    return money_compact(value)
 
 
 def money_compact(value: Any, currency: str = "") -> str:
@@ -200,7 +202,8 @@ def money_compact(value: Any, currency: str = "") -> str:
     number = as_number(value)
     if number is None:
         return MISSING
-    return _signed(with_currency(compact(abs(number)), currency), number < 0, plus=False)
+    body, digits = _compact_magnitude(abs(number))
+    return _signed(with_currency(body, currency), number, digits)
 
 
 def ratio(value: Any, digits: int = 2) -> str:
@@ -317,7 +320,7 @@ def usd(value: Any) -> str:
         return MISSING
     digits = 4 if 0 < abs(number) < 0.01 else 2
     body = with_currency(f"{abs(number):,.{digits}f}", "USD")
-    return _signed(body, number < 0 and not _rounds_to_zero(number, digits), plus=False)
+    return _signed(body, number, digits)
 
 
 # Field names (settings, audit snapshots, document types) as a person reads them: a capitalised
@@ -350,8 +353,9 @@ def field_label(key: Any) -> str:
 
 def _plain_number(value: float) -> str:
     size = abs(value)
-    body = f"{size:,.4g}" if size < 1 else f"{size:,.2f}".rstrip("0").rstrip(".")
-    return _signed(body, value < 0 and body.strip("0.") != "", plus=False)
+    if size < 1:  # significant digits: only zero reads as zero
+        return _signed(f"{size:,.4g}", value, None)
+    return _signed(f"{size:,.2f}".rstrip("0").rstrip("."), value, 2)
 
 
 def plain(value: Any, *, tz: dt.tzinfo | None = None, max_items: int = 6) -> str:

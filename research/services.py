@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.http import HttpRequest
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from core.audit import audit_record
@@ -357,7 +358,9 @@ def _store_chunks(
         fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE
         locked.progress = 100
-        locked.status_message = f"{len(drafts)} passages from {len(pages)} pages"
+        locked.status_message = (
+            f"{len(drafts)} passage{pluralize(len(drafts))} from {len(pages)} page{pluralize(len(pages))}"
+        )
         locked.page_count = len(pages)
         locked.chunk_count = len(drafts)
         locked.ingested_at = timezone.now()

@@ -96,12 +96,16 @@ def duration(value: Any) -> str:
 
 
 @register.filter
-def sign_class(value: Any) -> str:
-    """``up`` / ``down`` / ``""`` for colouring a change."""
+def sign_class(value: Any, shown_as: str = "") -> str:
+    """``up`` / ``down`` / ``""`` for colouring a change, by its sign as shown: a change in percent at
+    two decimals (``signed_pct``), or ``sign_class:"fraction"`` for a fraction shown as a percent
+    (``signed_fraction_pct``: ``0.004`` reads ``+0.40%``, so it is ``up``). A figure that reads zero
+    has no colour."""
     number = formatting.as_number(value)
-    if number is None or round(abs(number), 2) == 0:
+    if number is None:
         return ""
-    return "up" if number > 0 else "down"
+    sign = formatting.shown_sign(number * 100 if shown_as == "fraction" else number, 2)
+    return {1: "up", -1: "down"}.get(sign, "")
 
 
 @register.simple_tag

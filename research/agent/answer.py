@@ -17,7 +17,7 @@ from research.agent.compose_docs import compose_documents
 from research.agent.compose_market import compose_market_data, compose_portfolio
 from research.agent.composer import Composer, bracket_safe
 from research.agent.state import ChatState
-from research.agent.verify import CLAIM_REF, fmt
+from research.agent.verify import CLAIM_REF
 
 # A note, not an answer: its example percentages are not figures for the verifier.
 CAPABILITIES_NOTE = (
@@ -36,7 +36,7 @@ def _compose_calculator(c: Composer, key: str, out: dict[str, Any]) -> None:
         expression=out["evaluated"],
         value=out["result"],
         label="calculated",
-        display=formatting.percent(out["result"], signed=True) if pct else fmt(out["result"]),
+        display=formatting.percent(out["result"], signed=True) if pct else formatting.format_number(out["result"]),
     )
     c.parts.append(f"Result: {ref} [Calculated: {out['expression']}]")
     operands = out.get("operands") or []

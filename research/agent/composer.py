@@ -12,7 +12,6 @@ from typing import Any
 
 from core import formatting
 from research.agent.extract import display_figure, first_figure
-from research.agent.verify import fmt
 
 
 def excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:
@@ -84,7 +83,7 @@ class Composer:
         elif unit:
             display = formatting.price(shown, unit)
         else:
-            display = fmt(shown, places)
+            display = formatting.format_number(shown, places)
         return self.claim(kind="tool", result_key=key, path=path, value=value, label=label, display=display)
 
     def cite(self, passage: dict[str, Any], quote: str) -> str:

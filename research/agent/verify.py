@@ -37,10 +37,6 @@ WINDOW = re.compile(r"\b\d+[- ](?:day|week|month|year)s?\b", re.IGNORECASE)
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:\.\d+)?")
 
 
-def fmt(value: float, places: int = 2) -> str:
-    return f"{value:,.{places}f}"
-
-
 def render_text(template: str, claims: list[dict[str, Any]]) -> str:
     by_id = {c["id"]: c for c in claims}
     return CLAIM_REF.sub(lambda m: str(by_id.get(m.group(1), {}).get("display", m.group(0))), template)

@@ -33,7 +33,7 @@ def _docs(owner: Any, n: int) -> list[Document]:
 
 
 def _titles(html: str) -> list[str]:
-    return re.findall(r"<td>(?:<a [^>]*>)?(Doc \d{3})", html.split('id="documents"')[1].split("</table>")[0])
+    return re.findall(r'class="doc-title"[^>]*>(Doc \d{3})', html.split('id="documents"')[1].split("</table>")[0])
 
 
 def test_library_pages_25_at_a_time_and_sorts_by_title_or_date(client: Any, analyst: Any) -> None:

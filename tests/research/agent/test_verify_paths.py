@@ -19,7 +19,7 @@ import pytest
 from core.exceptions import ApplicationError
 from portfolios import recompute
 from research.agent import verify
-from research.agent.verify import check_claim, fmt, recompute_calc
+from research.agent.verify import check_claim, recompute_calc
 
 D = dt.date
 DATES = [D(2025, 8, 31), D(2025, 9, 1), D(2025, 9, 29), D(2025, 9, 30)]
@@ -243,8 +243,7 @@ def test_result_keys_and_timestamps_are_read_as_written() -> None:
     assert bare["recompute"] == "output_only"
 
 
-def test_formatting_and_exact_decimal_recomputation() -> None:
-    assert (fmt(1234.5), fmt(2.0, 0), fmt(-0.125, 3)) == ("1,234.50", "2", "-0.125")
+def test_exact_decimal_recomputation() -> None:
     assert recompute_calc("ratio(1, 3)") == Decimal("0.3333333333333333333333333333")  # 28 digits
     assert recompute_calc("1 + .") is None
     assert recompute_calc("(1 + 2") is None
