@@ -18,10 +18,16 @@ def _provenance(claim: dict[str, Any], absolute: Any) -> str:
         return f"quoted from [{claim.get('citation', '')}]({absolute(claim.get('url', ''))})"
     if claim.get("kind") == "calc":
         return f"calculated: `{claim.get('expression', '')}`"
+    return tool_provenance(claim)
+
+
+def tool_provenance(claim: dict[str, Any]) -> str:
+    """``Market data output · recomputed from daily bars``: the agent step a tool figure was read
+    from, by name (its key, ``market_data:0``, is the trace's, not the reader's)."""
     how = {"bars": "recomputed from daily bars", "output_only": "output check only"}.get(claim.get("recompute", ""), "")
-    tool = claim.get("tool") or "tool"
-    key = metric_label(claim.get("result_key", ""))
-    return f"{tool} output · {key}" + (f" · {how}" if how else "")
+    step = str(claim.get("result_key", "")).split(":", 1)[0]
+    source = metric_label(step).capitalize() if step else "Tool"
+    return f"{source} output" + (f" · {how}" if how else "")
 
 
 def claim_provenance_text(claim: dict[str, Any]) -> str:
