@@ -134,20 +134,25 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
 
 
 def _line_check(question: str, c: Composer, rows: list[dict[str, Any]]) -> Check | None:
-    """Does a statement answer read the line the question names? The cells' figures trace whatever
-    line they sit on, so the "Digital Media" line of subscription revenue ($3,418 million) traces as
-    well as the "Total Digital Media revenue" line asked ($3,511 million)."""
-    if not c.assessment.get("statement_answer"):
-        return None
+    """Does the answer read the statement line the question names? Figures trace whatever line they
+    sit on: the "Digital Media" line of subscription revenue ($3,418 million) traces as well as the
+    "Total Digital Media revenue" line asked ($3,511 million), and so does a "2 %" quoted from the
+    line below it in a passage. An answer that reads no cell of the line asked does not answer."""
     asked = asked_lines(question, rows)
-    if not asked:
+    if not asked or not c.claims:
         return None
     lines = {(r["chunk_id"], r["line"]) for r in asked}
     read = [x for x in c.claims if x.get("kind") == "cell"]
     ok = any((x.get("chunk_id"), x.get("line")) in lines for x in read)
     name = own_label(asked[0])
     wrong = next((x for x in read if (x.get("chunk_id"), x.get("line")) not in lines), None)
-    detail = f"reads the line “{name}”" if ok or wrong is None else f"reads “{wrong['line']}”, not the line “{name}”"
+    detail = (
+        f"reads the line “{name}”"
+        if ok
+        else f"reads “{wrong['line']}”, not the line “{name}”"
+        if wrong
+        else f"reads no cell of the line “{name}”"
+    )
     return {"check": "line", "ok": ok, "detail": detail}
 
 
