@@ -10,7 +10,9 @@ the question asked, from the question's understanding and the cited passages' ow
 * **period** — the quoted sentence carrying each answering figure names the target period asked
   ("Q3 2024-25");
 * **metric** — that sentence names the metric asked (and not only a look-alike);
-* **aspects** — the change, level, who, how many or why asked are each covered.
+* **aspects** — the change, level, who, how many or why asked are each covered;
+* **line** — an answer computed from statement cells reads the line the question names
+  (:func:`research.agent.statement_question.asked_lines`), not a line beside it.
 
 Market answers: every ticker named has a figure. Pure: the caller passes the passages.
 """
@@ -24,6 +26,7 @@ from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of
 from research.agent.lexicon import names_metric
 from research.agent.periods import mentions
+from research.agent.statement_question import asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches
 
 Check = dict[str, Any]
@@ -130,6 +133,29 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
     }
 
 
+def _line_check(question: str, c: Composer, rows: list[dict[str, Any]]) -> Check | None:
+    """Does the answer read the statement line the question names? Figures trace whatever line they
+    sit on: the "Digital Media" line of subscription revenue ($3,418 million) traces as well as the
+    "Total Digital Media revenue" line asked ($3,511 million), and so does a "2 %" quoted from the
+    line below it in a passage. An answer that reads no cell of the line asked does not answer."""
+    asked = asked_lines(question, rows)
+    if not asked or not c.claims:
+        return None
+    lines = {(r["chunk_id"], r["line"]) for r in asked}
+    read = [x for x in c.claims if x.get("kind") == "cell"]
+    ok = any((x.get("chunk_id"), x.get("line")) in lines for x in read)
+    name = own_label(asked[0])
+    wrong = next((x for x in read if (x.get("chunk_id"), x.get("line")) not in lines), None)
+    detail = (
+        f"reads the line “{name}”"
+        if ok
+        else f"reads “{wrong['line']}”, not the line “{name}”"
+        if wrong
+        else f"reads no cell of the line “{name}”"
+    )
+    return {"check": "line", "ok": ok, "detail": detail}
+
+
 def assess_market(question: str, c: Composer) -> dict[str, Any]:
     """A market or portfolio answer answers the question when every ticker it names has figures."""
     from research.agent.planner import find_tickers
@@ -147,13 +173,17 @@ def assess_market(question: str, c: Composer) -> dict[str, Any]:
     }
 
 
-def assess(u: Understanding | None, c: Composer, passages: dict[int, dict[str, Any]]) -> dict[str, Any]:
+def assess(
+    u: Understanding | None, c: Composer, passages: dict[int, dict[str, Any]], rows: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """``{"ok": bool | None, "checks": [...]}`` — ``None`` when the answer cites no document (a
-    market or calculator answer is judged by its tool outputs) or said the library has none."""
+    market or calculator answer is judged by its tool outputs) or said the library has none.
+    ``rows``: the statement rows the answer could read (for the line check)."""
     if u is None or c.outcome == "no_document":
         return {"ok": None, "checks": [], "outcome": c.outcome}
     cited_ids = dict.fromkeys(int(x["chunk_id"]) for x in c.citations)
     cited = [passages[i] for i in cited_ids if i in passages]
-    checks = [x for x in (_document_check(u, cited), _aspect_check(u, c)) if x] + _evidence_checks(u, c)
+    found = (_document_check(u, cited), _aspect_check(u, c), _line_check(c.question, c, rows or []))
+    checks = [x for x in found if x] + _evidence_checks(u, c)
     ok = all(x["ok"] for x in checks) if checks else None
     return {"ok": ok, "checks": checks, "outcome": c.outcome}

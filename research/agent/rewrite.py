@@ -81,7 +81,13 @@ def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]
         ],
     )
     understood, passages = _understood(state)
-    answers = assess(understood, c, passages) if understood is not None else assess_market(c.question, c)
+    rows = [
+        row
+        for r in state.get("results", [])
+        if r["node"] == "rag_search" and r.get("ok")
+        for row in (r.get("output") or {}).get("statement_rows") or []
+    ]
+    answers = assess(understood, c, passages, rows) if understood is not None else assess_market(c.question, c)
     traced = figures["status"] == "verified"
     status = "failed" if not traced else "unanswered" if answers["ok"] is False else "verified"
     return {**figures, "status": status, "figures_traced": traced, "answers": answers}

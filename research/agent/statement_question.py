@@ -147,15 +147,31 @@ def own_label(row: dict[str, Any]) -> str:
 def _named(question: str, row: dict[str, Any]) -> bool:
     """The question names the row's own label: word for word, or every word of a label of three
     words or more ("sales by McDonald's company-operated restaurants" names "Sales by
-    Company-operated restaurants")."""
+    Company-operated restaurants"), a leading "Total" aside ("Digital Media segment revenue" names
+    "Total Digital Media revenue")."""
+    return named_words(question, row) > 0
+
+
+def named_words(question: str, row: dict[str, Any]) -> int:
+    """How many words of the row's own label the question names (0: it does not name the row, by
+    :func:`_named`'s rule). More words is a fuller naming: "Digital Media segment revenue" names
+    "Total Digital Media revenue" (3 words) more fully than a "Digital Media" line (2 words)."""
     key = match_key(own_label(row))
     asked = match_key(question)
     if len(key) < 3 or key in GENERIC_LABELS:
-        return False
-    if f" {key} " in f" {asked} ":
-        return True
+        return 0
     words = key.split()
-    return len(words) >= 3 and set(words) <= set(asked.split())
+    if f" {key} " in f" {asked} ":
+        return len(words)
+    named = words[1:] if words[0] == "total" and len(words) > 1 else words
+    return len(named) if len(named) >= 3 and set(named) <= set(asked.split()) else 0
+
+
+def named_lines(question: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows the question names most fully (:func:`named_words`), in order; [] when it names none."""
+    counts = [named_words(question, r) for r in rows]
+    most = max(counts, default=0)
+    return [r for r, n in zip(rows, counts, strict=True) if most and n == most]
 
 
 def _counts(concept: Concept, row: dict[str, Any], rows: list[dict[str, Any]]) -> bool:
@@ -178,7 +194,23 @@ def item_rows(question: str, concept: Concept, rows: list[dict[str, Any]]) -> li
     fees") and that count the concept asked (a "Services" row under "Net sales", not under "Cost of
     sales") without being the concept's own line ("Total net sales")."""
     named = [r for r in rows if _named(question, r) and label_rank(concept, own_label(r)) is None]
-    return [r for r in named if _counts(concept, r, rows)]
+    counted = [r for r in named if _counts(concept, r, rows)]
+    return sorted(counted, key=lambda r: -named_words(question, r))  # the fullest naming first
+
+
+def asked_lines(question: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The line the question asks, when it names one (:func:`item_rows` of the first concept it
+    names that has any): the rows naming it most fully — "Digital Media segment revenue" asks the
+    "Total Digital Media revenue" line, not the "Digital Media" line of subscription revenue beside
+    it. [] when the question names no line but the concept's own ("revenue"), and for a ratio (a
+    printed "Gross margin percentage" line and the margin computed from its two lines agree)."""
+    ask = parse_ask(question)
+    for key in ask.concepts if ask and ask.op in ("value", "growth", "share") else ():
+        items = item_rows(question, BY_KEY[key], rows)
+        if items:
+            most = named_words(question, items[0])
+            return [r for r in items if named_words(question, r) == most]
+    return []
 
 
 def _rank(concept: Concept, row: dict[str, Any]) -> int | None:

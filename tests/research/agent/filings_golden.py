@@ -49,6 +49,7 @@ class Result:
     correct: bool = False
     problems: list[str] = field(default_factory=list)
     answer: str = ""
+    verified: bool = False  # shown to the analyst as verified (figures traced AND the question answered)
 
 
 def _group(problem: str) -> str:
@@ -90,6 +91,7 @@ class FilingsRunner(Runner):
             correct=bool(judged["correct"]),
             problems=problems,
             answer=snap["answer"],
+            verified=(snap["verification"] or {}).get("status") == "verified",
         )
 
     def run_all(self, cases: list[dict[str, Any]]) -> list[Result]:
@@ -135,6 +137,7 @@ def report(results: list[Result]) -> str:
         "",
         f"- evidence page in the top 5 passages: **{_share(top5, n)}** (target {TOP5_TARGET:.0%})",
         f"- answers correct with the expected PDF page: **{_share(correct, n)}** (target {CORRECT_TARGET:.0%})",
+        f"- wrong answers shown as verified: **{sum(r.verified and not r.correct for r in results)}**",
         "",
         "| kind | questions | evidence in top 5 | correct |",
         "|---|---|---|---|",
@@ -154,7 +157,8 @@ def report(results: list[Result]) -> str:
     lines += ["", "## Every question that failed", ""]
     for r in results:
         if r.problems:
-            lines.append(f"- `{r.case}` ({r.kind}) — {r.ask}")
+            shown = "shown as verified" if r.verified else "not shown as verified"
+            lines.append(f"- `{r.case}` ({r.kind}, {shown}) — {r.ask}")
             lines.append(f"  - {'; '.join(r.problems)}")
             lines.append(f"  - answer: {' '.join(r.answer.split())[:300] or '(none)'}")
     return "\n".join(lines)
