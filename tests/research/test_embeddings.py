@@ -104,3 +104,14 @@ def test_query_embeddings_are_remembered_per_process(onnx_embedder: MiniLMOnnxEm
     assert query_vector.cache_info().misses == 2
     np.testing.assert_allclose(first, onnx_embedder.embed(["policy repo rate unchanged"])[0], atol=1e-6)
     assert float(first @ other) < 0.9
+
+
+@pytest.mark.parametrize(("spin", "expected"), [(False, "0"), (True, "1")])
+def test_onnx_threads_spin_only_when_configured(spin: bool, expected: str) -> None:
+    """Spinning threads take a core from the BM25 side of a search that runs beside the query's
+    embedding (config/settings.py RESEARCH_ONNX_SPIN); the session must carry the setting."""
+    with override_settings(RESEARCH_ONNX_SPIN=spin):
+        embedder = MiniLMOnnxEmbedder()
+        embedder.embed(["repo rate decision"])
+    options = embedder._session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == expected
