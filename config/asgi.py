@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import threading
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -53,24 +54,40 @@ class RequestThreads:
 
 class RequestSlots:
     """At most ``limit`` requests of this process run their synchronous work at once; the others
-    wait their turn in the event loop, where waiting costs nothing. Fifty threads sharing one
-    GIL spend a third more CPU per request on switching than a handful do.
+    wait their turn in the event loop, where waiting costs nothing. Fifty threads sharing one GIL
+    spend a third more CPU per request on switching than a handful do.
 
-    A request that may wait by design — a chat message posted with ``wait``, which holds its
-    thread while it polls for the answer — takes no slot, so long waits cannot starve the rest.
-    ``limit`` 0 leaves every request unbounded."""
+    A request still running after ``slow_after`` seconds gives its slot to the next one and goes
+    on outside the count: a chat message posted with ``wait``, an export or a slow provider can
+    delay the others by that long at most, never starve them. ``limit`` 0 bounds nothing."""
 
-    def __init__(self, limit: int, waiting_paths: tuple[str, ...]) -> None:
+    def __init__(self, limit: int, slow_after: float) -> None:
         self.limit = limit
-        self.waiting_paths = waiting_paths
+        self.slow_after = slow_after
         self._semaphore: asyncio.Semaphore | None = None
 
-    def slot(self, scope: dict[str, Any]) -> contextlib.AbstractAsyncContextManager[Any]:
-        if self.limit <= 0 or scope["path"] in self.waiting_paths:
-            return contextlib.nullcontext()
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        if self.limit <= 0:
+            yield
+            return
         if self._semaphore is None:  # made inside the server's event loop, on first use
             self._semaphore = asyncio.Semaphore(self.limit)
-        return self._semaphore
+        semaphore = self._semaphore
+        await semaphore.acquire()
+        held = [True]
+
+        def give_back() -> None:
+            if held[0]:
+                held[0] = False
+                semaphore.release()
+
+        timer = asyncio.get_running_loop().call_later(self.slow_after, give_back)
+        try:
+            yield
+        finally:
+            timer.cancel()
+            give_back()
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -91,7 +108,7 @@ class OneHopASGIHandler(ASGIHandler):
         from django.conf import settings
 
         super().__init__()
-        self.slots = RequestSlots(settings.ASGI_REQUEST_SLOTS, waiting_paths=("/api/v1/chat",))
+        self.slots = RequestSlots(settings.ASGI_REQUEST_SLOTS, slow_after=settings.ASGI_SLOW_REQUEST_MS / 1000)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -120,7 +137,7 @@ class OneHopASGIHandler(ASGIHandler):
             return
         set_script_prefix(get_script_prefix(scope))
         try:
-            async with self.slots.slot(scope):
+            async with self.slots.slot():
                 response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             if response.streaming:
                 await self._stream(response, receive, send)

@@ -127,8 +127,10 @@ DB_POOL_MIN_SIZE = env.int("DB_POOL_MIN_SIZE", default=1)
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
 DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
 # Requests of one web process running their synchronous work at once (config/asgi.py); the
-# rest wait in the event loop. 0: unbounded. A chat message posted with ``wait`` takes no slot.
-ASGI_REQUEST_SLOTS = env.int("ASGI_REQUEST_SLOTS", default=0)
+# rest wait in the event loop. 0: unbounded. A request still running after ASGI_SLOW_REQUEST_MS
+# gives its slot to the next (a chat message posted with ``wait`` holds its own for 30 s).
+ASGI_REQUEST_SLOTS = env.int("ASGI_REQUEST_SLOTS", default=2)
+ASGI_SLOW_REQUEST_MS = env.int("ASGI_SLOW_REQUEST_MS", default=100)
 if env.bool("DB_POOL", default=True):
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

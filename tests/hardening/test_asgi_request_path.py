@@ -186,17 +186,19 @@ def test_a_response_in_memory_is_sent_in_one_hop_and_its_connection_goes_back(an
     assert checked_out() <= before  # the request's connection went back to the pool
 
 
-@pytest.mark.parametrize(("path", "most_at_once"), [("/api/v1/me", 2), ("/api/v1/chat", 6)])
-def test_request_slots_bound_the_requests_running_at_once_but_not_a_waiting_chat_post(
-    path: str, most_at_once: int
-) -> None:
+def _in_a_loop_of_its_own(coroutine: Callable[[], Any]) -> None:
+    with ThreadPoolExecutor(1) as thread:  # (see _hops_for_one_request)
+        thread.submit(lambda: asyncio.run(coroutine())).result(timeout=30)
+
+
+def test_request_slots_bound_the_requests_running_at_once() -> None:
     from config.asgi import RequestSlots
 
-    slots = RequestSlots(2, waiting_paths=("/api/v1/chat",))
+    slots = RequestSlots(2, slow_after=5.0)
     running, peak = [0], [0]
 
     async def request() -> None:
-        async with slots.slot({"path": path}):
+        async with slots.slot():
             running[0] += 1
             peak[0] = max(peak[0], running[0])
             await asyncio.sleep(0.02)
@@ -205,6 +207,31 @@ def test_request_slots_bound_the_requests_running_at_once_but_not_a_waiting_chat
     async def six_at_once() -> None:
         await asyncio.gather(*(request() for _ in range(6)))
 
-    with ThreadPoolExecutor(1) as thread:  # a loop of its own (see _hops_for_one_request)
-        thread.submit(lambda: asyncio.run(six_at_once())).result(timeout=30)
-    assert peak[0] == most_at_once
+    _in_a_loop_of_its_own(six_at_once)
+    assert peak[0] == 2
+
+
+def test_a_slow_request_gives_its_slot_to_the_next_and_a_fast_one_is_not_starved() -> None:
+    """One slot; a request that takes 2 s (a chat message posted with wait) holds it for 0.05 s:
+    the fast request behind it is served within a fraction of a second, not after 2 s."""
+    from config.asgi import RequestSlots
+
+    slots = RequestSlots(1, slow_after=0.05)
+    served_after: list[float] = []
+
+    async def slow() -> None:
+        async with slots.slot():
+            await asyncio.sleep(2)
+
+    async def fast(began: float) -> None:
+        async with slots.slot():
+            served_after.append(asyncio.get_running_loop().time() - began)
+
+    async def both() -> None:
+        began = asyncio.get_running_loop().time()
+        slow_one = asyncio.ensure_future(slow())
+        await asyncio.sleep(0.01)
+        await asyncio.gather(fast(began), fast(began), slow_one)
+
+    _in_a_loop_of_its_own(both)
+    assert len(served_after) == 2 and max(served_after) < 0.5, served_after
