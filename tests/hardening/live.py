@@ -27,11 +27,14 @@ def connections_named(application_name: str) -> int:
 
 def sample_connections(application_name: str, stop: Any, peak: list[int]) -> None:
     """Record the highest connection count until ``stop`` (a threading.Event) is set."""
-    from django.db import connections
+    from django.db import DatabaseError, connections
 
     try:
         while not stop.is_set():
-            peak[0] = max(peak[0], connections_named(application_name))
+            try:
+                peak[0] = max(peak[0], connections_named(application_name))
+            except DatabaseError:  # a pooled connection broken by an earlier test's server restart
+                connections["default"].close()
             time.sleep(0.05)
     finally:
         connections.close_all()
