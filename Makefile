@@ -71,7 +71,11 @@ mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
 pytest: install chromium pdf-libs mcp-clients
 	$(BIN)/python -m pytest $(PYTEST_ARGS)  # env: tests/pytest_env.py
 
-test: lint pytest eval-gate
+# Lint and the evaluation gate side by side (neither times anything; together they take 82 s, one
+# after the other 72 + 85 s), then the tests, whose load and timing checks get the machine alone.
+test: install
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint eval-gate
+	$(MAKE) --no-print-directory pytest
 
 # The evaluation gate: every deterministic suite, offline, on its own embedded Postgres/Redis under
 # var/eval-gate (the corpus it ingests once is kept there); fails when a metric is below its target.

@@ -70,14 +70,13 @@ def _agent_view(question: str, library: list[Any]) -> tuple[str, list[int] | Non
 
 def _lists(query: str, allowed: list[int]) -> QueryLists:
     from research.retrieval.bm25 import process_index
-    from research.retrieval.search import _exact_list, query_vector, vector_top
+    from research.retrieval.search import _exact_list, _texts, query_vector, vector_top
 
     index = process_index.get()
     bm25 = index.top(query, DEEP, allowed)
     vector = vector_top(query_vector(query), DEEP, allowed)
-    return QueryLists(
-        [c for c, _ in bm25], [c for c, _ in vector], [c for c, _ in _exact_list(query, bm25[:50], index)]
-    )
+    exact = _exact_list(query, bm25[:50], index, _texts([c for c, _ in bm25[:50]]))
+    return QueryLists([c for c, _ in bm25], [c for c, _ in vector], [c for c, _ in exact])
 
 
 def _pages(ranked: list[int], page_of: dict[int, tuple[str, str]]) -> list[tuple[str, str]]:
