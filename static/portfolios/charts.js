@@ -3,7 +3,15 @@
   "use strict";
   function readJson(id) { var el = document.getElementById(id); return el ? JSON.parse(el.textContent) : null; }
   function width(el) { return Math.max(el.clientWidth || 600, 300); }
-  function pctFmt(u, v) { return v == null ? "" : v.toFixed(2) + " %"; }
+  // A percent as the portal prints it (core/formatting.py percent): two decimals, a true minus
+  // sign, no space, and no sign on a figure that reads zero.
+  function pct(v, digits) {
+    var shown = v.toFixed(digits);
+    if (Number(shown) === 0) { shown = (0).toFixed(digits); }
+    return shown.replace("-", "\u2212") + "%";
+  }
+  function pctFmt(u, v) { return v == null ? "" : pct(v, 2); }
+  function pctAxis(u, vs) { return vs.map(function (v) { return v == null ? "" : pct(v, v % 1 === 0 ? 0 : 1); }); }
 
   function dateFmt(u, v) { return v == null ? "" : new Date(v * 1000).toISOString().slice(0, 10); }
   function numFmt(digits) {
@@ -44,7 +52,7 @@
         line(el, data, s);
       } else if (kind === "drawdown") {
         line(el, [d.t, d.drawdown], [{ label: "Drawdown", stroke: "#dc2626", fill: "rgba(220,38,38,0.15)", value: pctFmt }],
-             { axes: [{}, { size: 70, values: function (u, vs) { return vs.map(function (v) { return v + " %"; }); } }] });
+             { axes: [{}, { size: 70, values: pctAxis }] });
       }
     });
   }

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from core.formatting import percent
 from tests.conftest import ARTIFACTS, browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,6 +24,10 @@ def test_create_portfolio_see_charts_edit_weight(page: Any, live_server: Any, an
     for chart in ("growth-chart", "drawdown-chart"):
         page.wait_for_selector(f"[data-testid={chart}][data-rendered=true] canvas")
     assert "^NSEI" in page.inner_text("[data-testid=growth-chart]")  # benchmark series in the legend
+    # The drawdown legend shows the latest drawdown as the portal prints a percent (Python's formatter).
+    drawdowns = json.loads(page.eval_on_selector("#portfolio-data", "e => e.textContent"))["drawdown"]
+    legend = page.inner_text("[data-testid=drawdown-chart] .u-legend .u-series:nth-child(2) .u-value")
+    assert drawdowns[-1] < 0 and legend == percent(drawdowns[-1]), (legend, drawdowns[-1])
     assert page.locator("[data-testid=allocation] li").count() == 3
     assert "snapshot" in page.inner_text("[data-testid=source]")
     ARTIFACTS.mkdir(exist_ok=True)
