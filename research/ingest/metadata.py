@@ -82,6 +82,8 @@ def series_key(filename: str) -> str:
     stem = PurePath(filename).name.split(".")[0].lower()
     stem = re.sub(r"\d+", " ", stem)
     words = [w for w in re.split(r"[^a-z]+", stem) if w]
+    while len(words) > 1 and len("_".join(words)) > 60:  # the type field's length, in whole words
+        words.pop()
     return "_".join(words)[:60]
 
 
