@@ -1,4 +1,5 @@
-"""What the page walk asserts on every page, in a real Chromium: no horizontal overflow, no console
+"""What the page walk asserts on every page, in a real Chromium: no horizontal overflow (of the page,
+or of a box inside it not marked data-scrolls), no console
 error, no failed request, no raw float / snake_case metric key / template braces in the visible
 text, and no serious or critical axe-core violation (axe is vendored and injected by the test only)."""
 
@@ -31,6 +32,20 @@ WIDEST = """() => {
     }
   }
   return out.slice(0, 3).join(", ");
+}"""
+# Boxes that scroll sideways inside the page (a table wider than its wrapper): on a phone the
+# columns past the edge are out of sight. A box meant to scroll (a timeline, a matrix) says so
+# with data-scrolls on itself or an ancestor.
+INNER_SCROLL = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const x = getComputedStyle(el).overflowX;
+    if ((x === "auto" || x === "scroll") && el.scrollWidth > el.clientWidth + 1 && !el.closest("[data-scrolls]")) {
+      out.push(el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + "." + [...el.classList].join(".")
+        + " by " + (el.scrollWidth - el.clientWidth) + "px");
+    }
+  }
+  return out.slice(0, 3);
 }"""
 # The page's visible text, less code samples (a reviewer's markup such as {{c3}} is shown in <code>).
 VISIBLE_TEXT = """() => {
@@ -90,6 +105,7 @@ def check_page(page: Any, listener: Listener, url: str, shot: Path) -> list[str]
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     if overflow > 1:
         problems.append(f"horizontal overflow of {overflow}px by {page.evaluate(WIDEST)}")
+    problems += [f"scrolls sideways inside the page: {box}" for box in page.evaluate(INNER_SCROLL)]
     problems += visible_text_problems(page.evaluate(VISIBLE_TEXT))
     for legend in page.locator(".u-legend").all_inner_texts():  # charts show the latest values, never "--"
         if "--" in legend:
