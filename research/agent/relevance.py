@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from core.formatting import field_label
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of
 from research.agent.lexicon import names_metric
@@ -59,7 +60,7 @@ def _document_check(u: Understanding, cited: list[dict[str, Any]]) -> Check | No
         + [f.label for f in u.fiscal]
         + [p.label for p in u.doc_periods]
         + (["your own uploads"] if u.mine else [])
-        + u.doc_types
+        + [field_label(t) for t in u.doc_types]  # "MPC minutes", never the key
     )
     return {
         "check": "document",

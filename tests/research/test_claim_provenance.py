@@ -34,3 +34,14 @@ def test_the_page_and_the_export_name_the_step_a_figure_came_from(claim: dict[st
 def test_a_quoted_or_calculated_figure_keeps_its_own_provenance() -> None:
     assert claim_provenance_text({"kind": "quote", "citation": "RBI minutes, p. 3"}) == "quoted from RBI minutes, p. 3"
     assert claim_provenance_text({"kind": "calc", "expression": "6.5 - 0.25"}) == "calculated: `6.5 - 0.25`"
+
+
+def test_the_document_check_names_a_document_type_in_words() -> None:
+    """The "answers the question" line under an answer is read by the analyst: no type key."""
+    from research.agent.relevance import _document_check
+    from research.agent.understand import Understanding
+
+    u = Understanding(doc_types=["mpc_minutes"])
+    cited = [{"citation": "RBI MPC Minutes, June 2024, p. 3", "document_id": 1, "doc_type": "mpc_minutes"}]
+    check = _document_check(u, cited)
+    assert check is not None and check["detail"] == "cites MPC minutes"
