@@ -9,7 +9,8 @@ measured, not serialising), chat submission
 and a ``wait=30`` chat request next to readers. ``peak PG sessions`` is the web processes' highest
 connection count seen in pg_stat_activity. The API rate limits are raised for the run
 (``API_THROTTLE_*``): this measures the server, not the limiter. ``LOAD_SECONDS`` sets each phase's
-length (default 20; the finding-0 replay: 60)."""
+length (default 20; the finding-0 replay: 60). The last row times a fixed pure-Python loop before
+the run: this VM's speed varies from host to host, and the rates with it."""
 
 from __future__ import annotations
 
@@ -137,6 +138,7 @@ def run() -> list[dict[str, Any]]:
 
     call_command("migrate", verbosity=0)
     tokens = _tokens(CLIENTS)
+    calibration = _calibration_seconds()
     workers = os.environ.get("LOAD_WEB_WORKERS", "2")
     env = {**UNLIMITED, "LOG_LEVEL": "WARNING"}
     log = settings.VAR_DIR / "load-web.log"
@@ -150,7 +152,19 @@ def run() -> list[dict[str, Any]]:
     for row in rows:
         row["pool per process"] = f"{pool} × {workers}"
         row["max_connections"] = _max_connections()
-    return rows
+    return [*rows, {"phase": "machine speed: the calibration loop before the run (lower is faster)",
+                    "seconds": calibration}]  # fmt: skip
+
+
+def _calibration_seconds() -> float:
+    """Seconds for a fixed pure-Python loop (one core), best of three: this VM's speed moves
+    from day to day and within the hour, so each run records the speed it was measured at."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        sum(i * i for i in range(10_000_000))
+        best = min(best, time.perf_counter() - began)
+    return round(best, 3)
 
 
 def _purge_chat_queue() -> None:
