@@ -23,12 +23,11 @@ from typing import Any
 from core import formatting
 from research.agent.compose_statements import amount, calc_ref, cell_ref, in_one_document, placeholder, title
 from research.agent.composer import Composer
-from research.agent.statement_question import Ask, pick_cell, prior_cell, same_column
+from research.agent.statement_question import YES_NO, Ask, pick_cell, prior_cell, same_column
 from research.retrieval.statement_terms import BY_KEY, concepts_asked
 
 Handler = Callable[[Composer, Ask, list[dict[str, Any]]], bool]
 
-_YES_NO = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|have)\b", re.I)
 _MORE = r"(?:exceed\w*|(?:make|made|makes) up more than|more than|greater than|higher than|larger than|above|over)"
 _LESS = r"(?:(?:make|made|makes) up less than|less than|lower than|smaller than|below|under)"
 _PCT = r"(\d+(?:\.\d+)?)\s*(?:%|per ?cent|percent)"
@@ -48,7 +47,7 @@ class Test:
 
 def parse_test(question: str) -> Test | None:
     """The yes/no test ``question`` asks of one calculation, or None."""
-    if not _YES_NO.search(question):
+    if not YES_NO.search(question):
         return None
     q = question.lower()
     if re.search(r"\bmore than (?:doubl|twice)", q):

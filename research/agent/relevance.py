@@ -12,7 +12,9 @@ the question asked, from the question's understanding and the cited passages' ow
 * **metric** — that sentence names the metric asked (and not only a look-alike);
 * **aspects** — the change, level, who, how many or why asked are each covered;
 * **line** — an answer computed from statement cells reads the line the question names
-  (:func:`research.agent.statement_question.asked_lines`), not a line beside it.
+  (:func:`research.agent.statement_question.asked_lines`), not a line beside it;
+* **verdict** — a yes/no question is answered yes or no: a figure alone ("3 per cent" for "was
+  more than half of GMV from the U.S.?") leaves the question open.
 
 Market answers: every ticker named has a figure. Pure: the caller passes the passages.
 """
@@ -20,6 +22,7 @@ Market answers: every ticker named has a figure. Pure: the caller passes the pas
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from core.formatting import field_label
@@ -27,7 +30,7 @@ from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of
 from research.agent.lexicon import names_metric
 from research.agent.periods import mentions
-from research.agent.statement_question import asked_lines, own_label
+from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches
 
 Check = dict[str, Any]
@@ -157,6 +160,17 @@ def _line_check(question: str, c: Composer, rows: list[dict[str, Any]]) -> Check
     return {"check": "line", "ok": ok, "detail": detail}
 
 
+def _verdict_check(c: Composer) -> Check | None:
+    if not YES_NO.search(c.question) or not c.parts:
+        return None
+    said = next((m for part in c.parts if (m := re.match(r"\s*(yes|no)\b", part, re.I))), None)
+    return {
+        "check": "verdict",
+        "ok": said is not None,
+        "detail": f"answers {said.group(1).lower()}" if said else "says neither yes nor no",
+    }
+
+
 def assess_market(question: str, c: Composer) -> dict[str, Any]:
     """A market or portfolio answer answers the question when every ticker it names has figures."""
     from research.agent.planner import find_tickers
@@ -184,7 +198,12 @@ def assess(
         return {"ok": None, "checks": [], "outcome": c.outcome}
     cited_ids = dict.fromkeys(int(x["chunk_id"]) for x in c.citations)
     cited = [passages[i] for i in cited_ids if i in passages]
-    found = (_document_check(u, cited), _aspect_check(u, c), _line_check(c.question, c, rows or []))
+    found = (
+        _document_check(u, cited),
+        _aspect_check(u, c),
+        _line_check(c.question, c, rows or []),
+        _verdict_check(c),
+    )
     checks = [x for x in found if x] + _evidence_checks(u, c)
     ok = all(x["ok"] for x in checks) if checks else None
     return {"ok": ok, "checks": checks, "outcome": c.outcome}

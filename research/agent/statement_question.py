@@ -40,7 +40,8 @@ _GROWTH = re.compile(
     r"compared (?:to|with)|versus|vs\.?|by how much)\b",
     re.I,
 )
-_YES_NO = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|have)\b", re.I)
+# A question opening with an auxiliary asks yes or no ("Did …", "Was more than half of …").
+YES_NO = re.compile(r"^\s*(?:did|does|do|was|were|is|are|has|have)\b", re.I)
 _THRESHOLD = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per ?cent|percent)")
 _SHARE = re.compile(r"\b(?:share|percent(?:age)?|proportion|portion|fraction)\s+of\b|%\s+of\b", re.I)
 _MONTHS = (
@@ -111,7 +112,7 @@ def _parse_ask(question: str) -> Ask | None:
     concepts = tuple(c.key for c in concepts_asked(question))
     months, end, year = _period(question)
     threshold = _THRESHOLD.search(question)
-    if _YES_NO.search(question) and threshold and re.search(r"\bsegments?\b|\bcategor|\bproducts?\b", question, re.I):
+    if YES_NO.search(question) and threshold and re.search(r"\bsegments?\b|\bcategor|\bproducts?\b", question, re.I):
         group = "segment" if re.search(r"\bsegments?\b", question, re.I) else "category"
         return Ask(
             "share_test",

@@ -196,7 +196,9 @@ CONCEPTS: tuple[Concept, ...] = (
     _c(
         "buybacks",
         "repurchases of common stock",
-        r"buybacks?|share repurchases?|repurchases? of (?:common )?stock|stock repurchases?",
+        # "stock repurchase authority" is what may still be bought, not what was: no statement line.
+        r"(?:buybacks?|share repurchases?|repurchases? of (?:common )?stock|stock repurchases?)"
+        r"(?! (?:authority|authorization|program|plan)\b)",
         r"^repurchases? of common stock|^common stock repurchased|^purchases? of (?:common|treasury) stock",
         "cash_flow",
     ),
@@ -210,7 +212,11 @@ CONCEPTS: tuple[Concept, ...] = (
     _c(
         "revenue",
         "revenue",
-        r"revenues?|net sales|total sales|top line|turnover|\bsales\b",
+        # Comparable (same-store) and systemwide sales are operating measures, not the revenue line:
+        # "U.S. comparable sales" is not answered by "Total revenues".
+        r"revenues?|net sales|total sales|top line|turnover"
+        r"|(?<!comparable )(?<!comparable store )(?<!comp )(?<!same-store )(?<!same store )"
+        r"(?<!systemwide )(?<!system-wide )\bsales\b",
         r"^total net sales$|^total net revenues?$|^total revenues?$|^net revenues?$|^net sales$|^revenues?$"
         r"|^net sales net sales$",
         "income_statement",

@@ -55,6 +55,16 @@ def test_questions_are_read_as_statement_operations() -> None:
 def test_the_vocabulary_matches_how_filers_print_a_line() -> None:
     assert [c.key for c in concepts_asked("capex")] == ["capex"]
     assert [c.key for c in concepts_asked("What was the cost of net sales?")] == ["cost_of_revenue"]
+    # Comparable, same-store and systemwide sales are operating measures no statement line prints.
+    for measure in ("U.S. comparable sales", "comparable store sales", "same-store sales", "Systemwide sales"):
+        assert concepts_asked(f"How much did McDonald's {measure} increase?") == [], measure
+    assert [c.key for c in concepts_asked("What were McDonald's total sales?")] == ["revenue"]
+    assert [c.key for c in concepts_asked("How much did sales grow?")] == ["revenue"]
+    # What remains under a repurchase authority is not what was repurchased (a cash-flow line).
+    assert concepts_asked("How much remained under Adobe's stock repurchase authority?") == []
+    assert concepts_asked("How large is the share repurchase program?") == []
+    assert [c.key for c in concepts_asked("How much did Adobe spend on stock repurchases?")] == ["buybacks"]
+    assert [c.key for c in concepts_asked("What were share repurchases in the quarter?")] == ["buybacks"]
     assert label_rank(BY_KEY["capex"], "Payments for acquisition of property, plant and equipment") == 0
     assert label_rank(BY_KEY["capex"], "Purchases of property and equipment") == 0
     assert label_rank(BY_KEY["capex"], "Purchases of marketable securities") is None

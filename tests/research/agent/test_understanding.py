@@ -135,3 +135,38 @@ def test_the_relevance_check_catches_evidence_for_another_period() -> None:
     verdict = assess(u, c, meta)
     assert verdict["ok"] is False
     assert {x["check"]: x["ok"] for x in verdict["checks"]}["period"] is False
+
+
+def _figure_answer(question: str, sentence: str, figure: str, unit: str) -> Composer:
+    passage = {"chunk_id": 4, "citation": "eBay Q1 2023 results, p. 2", "url": "/d/8", "document_id": 8, "page": "2"}
+    c = Composer(question)
+    c.parts.append(f"The figure: {c.quote_claim(passage, figure, unit, 'the figure')}")
+    c.quote(passage, sentence, "the figure", figure_claim=False)
+    return c
+
+
+def test_a_yes_no_question_answered_with_a_figure_alone_is_not_answered() -> None:
+    # eBay's Q1 2023 release: a charity sentence's "3%" does not say whether half the GMV was from the U.S.
+    question = "Was more than half of eBay's gross merchandise volume in the first quarter of 2023 from the U.S.?"
+    sentence = (
+        "eBay for Charity contributed more than $38 million globally during the first quarter, up 3% year-over-year."
+    )
+    meta = {4: {"document_id": 8, "doc_type": "", "document_title": "eBay Q1 2023 results", "citation": "p. 2"}}
+    figure_only = assess(understand(question, LIBRARY), _figure_answer(question, sentence, "3", "per cent"), meta)
+    assert {x["check"]: (x["ok"], x["detail"]) for x in figure_only["checks"]}["verdict"] == (
+        False,
+        "says neither yes nor no",
+    )
+    assert figure_only["ok"] is False
+    answered = _figure_answer(question, sentence, "3", "per cent")
+    answered.parts.insert(0, "No. U.S. GMV was 48.9% of the total.")
+    checks = {
+        x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), answered, meta)["checks"]
+    }
+    assert checks["verdict"] == (True, "answers no")
+    # A question that asks no yes or no gets no verdict check.
+    what = "What share of eBay's gross merchandise volume was from the U.S.?"
+    assert "verdict" not in {
+        x["check"]
+        for x in assess(understand(what, LIBRARY), _figure_answer(what, sentence, "3", "per cent"), meta)["checks"]
+    }
