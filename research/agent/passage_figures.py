@@ -36,6 +36,9 @@ _SUBJECT = re.compile(
 )
 _POSSESSIVE = re.compile(r"\S+['’]s\b")
 _PERCENT_ASK = re.compile(r"\b(share|percentage|proportion|per ?cent|percent|rate|margin)\b", re.I)
+# Comparable (same-store) sales are a growth measure, reported as a per cent change: "how much did
+# U.S. comparable sales increase" asks a per cent, though "how much" alone asks an amount.
+_GROWTH_MEASURE = re.compile(r"\b(?:comparable(?: store)?|same[- ]store|comp) sales\b", re.I)
 _MONEY_WORDS = re.compile(
     r"\b(charges?|repurchas\w*|buybacks?|dividends?|expenses?|costs?|amount|authori[sz]ation|authority|"
     r"impairments?|spend\w*|paid|pay|cash|guidance|forecast|arr|revenues?|sales|income|proceeds|debt|eps|"
@@ -71,6 +74,11 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(w[:5] for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 2)
 
 
+def _clause(question: str, ask: re.Match[str]) -> str:
+    """The rest of the clause an ask opens: "how much [did McDonald's U.S. comparable sales increase]"."""
+    return re.split(r"[?,;]", question[ask.end() :], maxsplit=1)[0]
+
+
 def asks_of(question: str) -> list[Ask]:
     """The figures ``question`` asks for, in its order: "How many jobs …, and what share of its
     workforce …?" asks a count (jobs) and a per cent (share of the workforce). A "why" asks none."""
@@ -83,7 +91,7 @@ def asks_of(question: str) -> list[Ask]:
         phrase = _POSSESSIVE.sub(" ", subject.group("phrase") if subject else phrase)
         if wh == "how many":
             unit = "count"
-        elif _PERCENT_ASK.search(phrase):
+        elif _PERCENT_ASK.search(phrase) or (wh == "how much" and _GROWTH_MEASURE.search(_clause(question, m))):
             unit = "percent"
         elif wh == "how much" or _MONEY_WORDS.search(phrase):
             unit = "money"

@@ -140,6 +140,12 @@ def test_the_units_asked_follow_the_question() -> None:
     assert [a.unit for a in two] == ["count", "percent"]
     assert [a.unit for a in asks_of("What was eBay's gross margin in the second quarter of 2023?")] == ["percent"]
     assert asks_of("What drove the increase in Apple's services net sales?") == []
+    # Comparable sales are reported as a per cent change; "how much" alone asks an amount.
+    comps = asks_of("How much did McDonald's U.S. comparable sales increase in the second quarter of 2023?")
+    assert [a.unit for a in comps] == ["percent"]
+    assert [a.unit for a in asks_of("How much did same-store sales grow?")] == ["percent"]
+    assert [a.unit for a in asks_of("How much did McDonald's sales increase?")] == ["money"]
+    assert [a.unit for a in asks_of("How much did Apple spend on property, plant and equipment?")] == ["money"]
 
 
 def test_a_figure_far_from_what_is_asked_is_not_taken() -> None:
