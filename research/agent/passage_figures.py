@@ -22,6 +22,16 @@ from research.agent.extract import AMOUNT_RE, PP_RE, STOPWORDS, keywords
 from research.agent.lexicon import ASPECTS
 
 _WORD = re.compile(r"[a-z][a-z\-]+")
+_US = re.compile(r"\bu\.s\.(?![a-z])")
+
+
+def _lower(text: str) -> str:
+    """``text`` in lower case with "U.S." as the word "usa" (same length, so offsets hold): a
+    region the question names counts like any other word ("U.S. increased 10.3%" against
+    "global comparable sales growth of 11.7%"); two letters alone are no word."""
+    return _US.sub("usa ", text.lower())
+
+
 # A wh-phrase and what it names, up to the verb: "what pre-tax charge| did", "how many jobs| did";
 # after "what was" the subject up to its preposition: "what was| Adobe's total Digital Media ARR| at".
 _ASK = re.compile(
@@ -71,7 +81,7 @@ class Ask:
 
 
 def _stems(text: str) -> frozenset[str]:
-    return frozenset(w[:5] for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 2)
+    return frozenset(w[:5] for w in _WORD.findall(_lower(text)) if w not in STOPWORDS and len(w) > 2)
 
 
 def _clause(question: str, ask: re.Match[str]) -> str:
@@ -131,8 +141,8 @@ def figures_of(sentence: str, unit: str) -> list[tuple[int, int, str, str]]:
 
 def _weights(question: str, sentences: list[str]) -> dict[str, float]:
     """Each question stem's weight: the rarer among the sentences, the more it tells."""
-    stems = keywords(question)
-    bags = [{w[:5] for w in _WORD.findall(s.lower())} for s in sentences]
+    stems = keywords(_lower(question))
+    bags = [{w[:5] for w in _WORD.findall(_lower(s))} for s in sentences]
     n = len(bags) or 1
     return {s: math.log((n + 1) / (0.5 + sum(s in b for b in bags))) for s in stems}
 
@@ -141,7 +151,7 @@ def _closeness(sentence: str, start: int, end: int, weights: dict[str, float], a
     """How near a figure sits to the question's words: each word's weight over its distance, words
     before the figure counting double ("repurchased $250 million", "a charge of $93 million")."""
     score = 0.0
-    for m in _WORD.finditer(sentence.lower()):
+    for m in _WORD.finditer(_lower(sentence)):
         stem = m.group(0)[:5]
         if stem not in weights:
             continue
@@ -165,7 +175,7 @@ def _nearness(sentence: str, figure: tuple[int, int, str, str], ask: Ask) -> flo
     start, end = figure[0], figure[1]
     gaps = [
         max(m.start() - end, start - m.end(), 0)
-        for m in _WORD.finditer(sentence.lower())
+        for m in _WORD.finditer(_lower(sentence))
         if m.group(0)[:5] in ask.stems
     ]
     return 1.0 / (1.0 + min(gaps) / 12.0) if gaps else 0.0
@@ -178,7 +188,7 @@ def _named_nearby(sentence: str, figure: tuple[int, int, str, str], ask: Ask) ->
     wanted = ask.stems - _UNIT_WORDS
     if not wanted:
         return True
-    window = sentence[max(0, figure[0] - NEAR_CHARS) : figure[1] + NEAR_CHARS].lower()
+    window = _lower(sentence[max(0, figure[0] - NEAR_CHARS) : figure[1] + NEAR_CHARS])
     found = {w[:5] for w in _WORD.findall(window)}
     found = (found | ({"eps"} if "share" in found else set())) & wanted  # "per diluted share" names EPS
     return len(found) * 3 >= len(wanted) * 2
@@ -196,7 +206,7 @@ def _best_figure(sentence: str, weights: dict[str, float], ask: Ask) -> tuple[in
 def _sentence_score(cand: Candidate, figure: tuple[int, int, str, str], weights: dict[str, float], ask: Ask) -> float:
     """The share of the question's weighted words the sentence carries, and how near its figure
     sits to the words naming what is asked; higher-ranked, crisper sentences win ties."""
-    words = {w[:5] for w in _WORD.findall(cand.sentence.lower())}
+    words = {w[:5] for w in _WORD.findall(_lower(cand.sentence))}
     total = sum(w * (2.0 if s in ask.stems else 1.0) for s, w in weights.items()) or 1.0
     shared = sum(w * (2.0 if s in ask.stems else 1.0) for s, w in weights.items() if s in words)
     near = 0.5 * _nearness(cand.sentence, figure, ask)

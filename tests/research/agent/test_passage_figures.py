@@ -16,7 +16,7 @@ import pytest
 from research.agent.compose_docs import compose_documents
 from research.agent.composer import Composer
 from research.agent.evidence import candidates
-from research.agent.passage_figures import asks_of, pick_figures
+from research.agent.passage_figures import _lower, _stems, asks_of, figures_of, pick_figures
 from research.agent.understand import Understanding
 from research.agent.verify import render_text
 from tests.research.corpus import FILINGS
@@ -162,3 +162,13 @@ def test_a_vote_question_keeps_its_own_path() -> None:
     question = "How many members voted to raise the policy repo rate?"
     passages = _passages("COSTCO_2023Q1_EARNINGS", [2])
     assert pick_figures(question, candidates(question, Understanding(aspects={"count"}), passages)) == []
+
+
+def test_a_region_of_initials_counts_as_a_word_and_keeps_the_figures_where_they_are() -> None:
+    # McDonald's Q2 2023 release, p. 1: "• U.S. increased 10.3%" answers a U.S. question, against
+    # "global comparable sales growth of 11.7%"; two letters alone are no word to weigh.
+    assert {"usa", "compa", "sales"} <= _stems("How much did McDonald's U.S. comparable sales increase?")
+    sentence = "U.S. increased 10.3%"
+    assert len(_lower(sentence)) == len(sentence) and _lower(sentence).startswith("usa ")
+    assert figures_of(_lower(sentence), "percent")[0][:2] == figures_of(sentence, "percent")[0][:2] == (15, 20)
+    assert _lower("the U.S.A. and U.S. Steel") == "the u.s.a. and usa  steel"
