@@ -85,12 +85,26 @@ def _figure_sentences(c: Composer) -> list[tuple[dict[str, Any], str]]:
     return pairs
 
 
-def _evidence_checks(u: Understanding, c: Composer) -> list[Check]:
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DAY = re.compile(rf"\b(?:{_MONTHS}) \d{{1,2}}, \d{{4}}\b")
+
+
+def _own_dates(question: str, u: Understanding, cited: list[dict[str, Any]]) -> list[Any]:
+    """Targets that are a day written out in the question ("after its agreement following June 2,
+    2023") which is a cited filing's own period end (the 10-Q for the quarter ended June 2, 2023):
+    they date the document, not the figure, so the sentence need not name them."""
+    ends = {_date(p.get("period_end")) for p in cited} - {None}
+    days = {dt.datetime.strptime(m.group(0), "%B %d, %Y").date() for m in _DAY.finditer(question)} & ends
+    return [t for t in u.targets if t.kind == "month" and any(t.start <= day <= t.end for day in days)]
+
+
+def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]]) -> list[Check]:
     checks: list[Check] = []
     pairs = [p for p in _figure_sentences(c) if not str(p[0].get("label", "")).startswith("change in")]
-    if u.targets and pairs:
-        missing = [q for _, q in pairs if not all(mentions(q, t) for t in u.targets)]
-        labels = ", ".join(t.label for t in u.targets)
+    targets = [t for t in u.targets if t not in _own_dates(c.question, u, cited)]
+    if targets and pairs:
+        missing = [q for _, q in pairs if not all(mentions(q, t) for t in targets)]
+        labels = ", ".join(t.label for t in targets)
         checks.append(
             {
                 "check": "period",
@@ -204,6 +218,6 @@ def assess(
         _line_check(c.question, c, rows or []),
         _verdict_check(c),
     )
-    checks = [x for x in found if x] + _evidence_checks(u, c)
+    checks = [x for x in found if x] + _evidence_checks(u, c, cited)
     ok = all(x["ok"] for x in checks) if checks else None
     return {"ok": ok, "checks": checks, "outcome": c.outcome}

@@ -170,3 +170,28 @@ def test_a_yes_no_question_answered_with_a_figure_alone_is_not_answered() -> Non
         x["check"]
         for x in assess(understand(what, LIBRARY), _figure_answer(what, sentence, "3", "per cent"), meta)["checks"]
     }
+
+
+def test_a_day_that_is_the_cited_filings_own_period_end_dates_the_document_not_the_figure() -> None:
+    # Adobe's 10-Q for the quarter ended June 2, 2023, p. 21 (read by hand).
+    question = (
+        "How much remained under Adobe's December 2020 stock repurchase authority after its $1 billion "
+        "structured repurchase agreement following June 2, 2023?"
+    )
+    sentence = (
+        "Upon completion of the $1 billion stock repurchase agreement, $3.15 billion remains under our "
+        "December 2020 authority."
+    )
+    passage = {"chunk_id": 5, "citation": "Adobe 10-Q, p. 21", "url": "/d/9", "document_id": 9, "page": "21"}
+
+    def period_check(period_end: str) -> tuple[bool, str]:
+        c = Composer(question)
+        c.parts.append(f"The figure asked: {c.quote_claim(passage, '3.15', 'billion', 'figure asked')}")
+        c.quote(passage, sentence, "figure asked", figure_claim=False)
+        meta = {5: {"document_id": 9, "doc_type": "", "citation": "p. 21", "period_end": period_end}}
+        checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), c, meta)["checks"]}
+        return checks["period"]
+
+    assert period_check("2023-06-02") == (True, "the evidence names December 2020")
+    # From a filing of another quarter, June 2023 is a period the sentence would have to name.
+    assert period_check("2023-03-03") == (False, "the evidence is not about December 2020, June 2023")
