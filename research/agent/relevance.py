@@ -32,6 +32,7 @@ from research.agent.lexicon import names_metric
 from research.agent.periods import mentions
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches
+from research.ingest.metadata import DATE_RE, first_date
 
 Check = dict[str, Any]
 
@@ -85,16 +86,12 @@ def _figure_sentences(c: Composer) -> list[tuple[dict[str, Any], str]]:
     return pairs
 
 
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_DAY = re.compile(rf"\b(?:{_MONTHS}) \d{{1,2}}, \d{{4}}\b")
-
-
 def _own_dates(question: str, u: Understanding, cited: list[dict[str, Any]]) -> list[Any]:
     """Targets that are a day written out in the question ("after its agreement following June 2,
     2023") which is a cited filing's own period end (the 10-Q for the quarter ended June 2, 2023):
     they date the document, not the figure, so the sentence need not name them."""
     ends = {_date(p.get("period_end")) for p in cited} - {None}
-    days = {dt.datetime.strptime(m.group(0), "%B %d, %Y").date() for m in _DAY.finditer(question)} & ends
+    days = [d for m in DATE_RE.finditer(question) if (d := first_date(m.group(0))) is not None and d in ends]
     return [t for t in u.targets if t.kind == "month" and any(t.start <= day <= t.end for day in days)]
 
 
