@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Words and numbers; a decimal like 6.50 stays one token so figures can be searched for.
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|\w+", re.UNICODE)
@@ -47,6 +48,9 @@ STOPWORDS = frozenset(
 _SUFFIXES = ("ations", "ation", "ings", "ions", "ing", "ion", "edly", "ed", "es", "ly", "s", "e")
 
 
+# Cached: a library repeats a few tens of thousands of words, and tokenizing is the hot path of
+# building and updating the BM25 index (the annual report's 102k tokens: 0.114 -> 0.051 s).
+@lru_cache(maxsize=1 << 17)
 def stem(token: str) -> str:
     if not token.isalpha():
         return token
