@@ -41,6 +41,25 @@ def test_inbox_shows_watchlist_and_as_of_with_labelled_filters(client: Any, revi
     assert "India large caps" in row and "2025-09-30" in row
 
 
+def test_inbox_says_when_a_task_is_due_as_the_home_page_does(client: Any, reviewer: Any) -> None:
+    soon = _brief_task("Due soon", "India large caps", "2025-09-30", due_in_hours=3.5)
+    late = _brief_task("Late", "US tech", "2025-09-30", due_in_hours=-2.5)
+    done = _brief_task("Decided", "US tech", "2025-09-30", due_in_hours=-30)
+    ReviewTask.objects.filter(pk=done.pk).update(state=ReviewTask.State.EXPIRED, decided_at=timezone.now())
+    client.force_login(reviewer)
+    html = client.get("/reviews/", {"state": ""}).content.decode()  # any state
+
+    def due(task: ReviewTask) -> str:
+        row = html.split(f'data-task="{task.pk}"')[1].split("</tr>")[0]
+        return _text(row.split('data-label="Due">')[1].split("</td>")[0]).strip()
+
+    assert due(soon) == "in 3 hours, 29 minutes"
+    assert due(late) == "overdue by 2 hours, 30 minutes"
+    assert due(done) == "—"  # a decided task is due no longer
+    assert f'title="Due {timezone.localtime(soon.due_at):%-d %b %Y, %H:%M}"' in html
+    assert not re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", html)  # no raw timestamp in the table
+
+
 def test_inbox_filters_by_watchlist_sorts_by_title_and_pages_by_25(client: Any, reviewer: Any) -> None:
     for i in range(27):
         _brief_task(f"Brief {i:02d}", "US tech" if i % 2 else "India large caps", "2025-09-30")
