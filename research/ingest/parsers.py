@@ -234,8 +234,13 @@ def parse_pdf(data: bytes, *, name: str = "") -> list[Page]:
     return _finish(pages)
 
 
+# A word holding U+FFFD was damaged before it reached us (text copied out of a PDF whose Hindi
+# letterhead has no character map, or a mis-decoded file): what is left of it is noise on the page.
+_DAMAGED_WORD = re.compile(r"\S*\ufffd\S*")
+
+
 def parse_text(data: bytes, *, markdown: bool = False) -> list[Page]:
-    text = data.decode("utf-8").replace("\r\n", "\n")
+    text = _DAMAGED_WORD.sub("", data.decode("utf-8").replace("\r\n", "\n"))
     # Form feeds separate pages (as in ``pdftotext`` output and the shipped annual report).
     pages = [
         Page(number=number, lines=[_clean_line(line) for line in chunk.split("\n")])

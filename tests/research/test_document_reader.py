@@ -37,3 +37,12 @@ def test_reader_pages_and_opens_at_the_cited_page(corpus: Corpus, analyst: Any, 
     assert re.findall(r'data-page="(\d+)"', client.get(f"/research/documents/{doc.pk}/?page=999").content.decode()) == [
         str(pages[0])
     ]
+
+
+def test_a_one_page_document_reads_one_page(analyst: Any, client: Any) -> None:
+    from tests.research.conftest import ingest
+
+    doc = ingest(analyst, "note.txt", b"The repo rate was left at 6.50 per cent.", title="One-page note")
+    client.force_login(analyst)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(f"/research/documents/{doc.pk}/").content.decode()))
+    assert "Plain text · 1 page · 1 passage · uploaded by you" in text

@@ -63,6 +63,22 @@ def test_garbled_letterhead_is_dropped(mpc_pages: list[Page]) -> None:
     assert "Committee" in text
 
 
+def test_text_copied_out_of_a_pdf_loses_its_damaged_words_and_keeps_the_rest() -> None:
+    """pypdf's text of the August 2024 minutes, as an analyst might paste it into a .txt file: the
+    letterhead's Hindi comes out as U+FFFD mixed with stray Devanagari."""
+    pasted = (
+        "Keep the policy repo rate under the liquidity adjustment facility (LAF)\n"
+        "unchanged at 6.50 per cent.\n"
+        "\ufffd\u0947\u0938 \ufffd\u0915\u093e\u0936\u0928\u0940 PRESS RELEASE\n"
+        "\u092d\u093e\u0930\u0924\u0940\u092f \ufffd\u0930\u091c\u093c\u0935\u0930\u094d RESERVE BANK OF INDIA\n"
+    )
+    text = " ".join(para.text for page in parse_text(pasted.encode()) for para in page.paragraphs)
+    assert "\ufffd" not in text
+    assert "unchanged at 6.50 per cent." in text and "PRESS RELEASE" in text and "RESERVE BANK OF INDIA" in text
+    assert "\u092d\u093e\u0930\u0924\u0940\u092f" in text  # an intact Hindi word is text, and stays
+    assert "\u0915\u093e\u0936\u0928\u0940" not in text  # the rest of a damaged one goes with it
+
+
 def test_repeated_headers_and_footers_are_removed() -> None:
     bodies = [
         "Inflation eased to 4.8 per cent.",
