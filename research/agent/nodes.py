@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.template.defaultfilters import pluralize
 from langgraph.types import Overwrite, interrupt
 
 from core.llm import LLMError, LLMProvider, LLMResponse, get_llm
@@ -64,7 +65,7 @@ def memory_resolver(state: ChatState) -> dict[str, Any]:
         llm=reply,
         inputs={"question": question, "memory_turns": len(window), "memory_source": source},
         outputs={"resolved": resolved, "rule": rule, "scope": scope},
-        note=f"resolved by {rule}" if rule != "none" else "standalone question",
+        note=f"follow-up resolved by the {rule.replace('_', ' ')} rule" if rule != "none" else "standalone question",
     )
     return update
 
@@ -168,7 +169,7 @@ def _plan_first(state: ChatState, question: str, scope: dict[str, Any]) -> _Plan
         path, plan = ruled
         if "financial_calculator" in plan and scope.get("operands"):
             plan["financial_calculator"]["operands"] = scope["operands"]
-        return _Planned(plan, path, f"fast path: {path}")
+        return _Planned(plan, path, f"planned without an LLM: {path.replace('_', ' ')}")
     llm = get_llm("planner")
     if llm is None:
         return _Planned(
@@ -258,7 +259,7 @@ def guardrail_check(state: ChatState) -> dict[str, Any]:
         started=started,
         outputs={"next": nxt},
         guardrail_events=events,
-        note=", ".join(e["event"] for e in events),
+        note=", ".join(e["event"].replace("_", " ") for e in events),
     )
     update: dict[str, Any] = {"events": events, "plan": {}, "status": nxt}
     if nxt == "human_review":
@@ -269,6 +270,11 @@ def guardrail_check(state: ChatState) -> dict[str, Any]:
 
 
 # --- final_answer ----------------------------------------------------------------------------
+# The final step's note under an answer: "verified" is about the figures alone (whether the answer
+# addresses the question is its own check, shown beside it).
+_VERIFICATION_NOTES = {"verified": "figures traced to source"}
+
+
 def final_answer(state: ChatState) -> dict[str, Any]:
     """Compose the answer from the results; with a model, take its rewrite only if every figure
     verifies; verify what is shown and send an answer with unverified figures to review."""
@@ -290,7 +296,8 @@ def final_answer(state: ChatState) -> dict[str, Any]:
         attempts=written.attempts,
         escalation_reason=written.escalation_reason,
     )
-    drafts = f" after {written.attempts} LLM draft(s)" if written.attempts else ""
+    drafts = f" after {written.attempts} LLM draft{pluralize(written.attempts)}" if written.attempts else ""
+    checked = _VERIFICATION_NOTES.get(verification["status"], f"verification {verification['status']}")
     store.record_step(
         state,
         "final_answer",
@@ -302,7 +309,7 @@ def final_answer(state: ChatState) -> dict[str, Any]:
             "attempts": written.attempts,
         },
         confidence=confidence,
-        note=f"verification {verification['status']}{drafts}",
+        note=f"{checked}{drafts}",
     )
     return {**written.update, **answer}
 

@@ -95,6 +95,24 @@ class Turn(models.Model):
         return self.status in self.ACTIVE
 
 
+# What each node of the research graph did, in the analyst's words: the conversation page lists the
+# steps by these, and the trace page shows the graph's own key beside them (it names the diagram's box).
+STEP_LABELS = {
+    "memory_resolver": "Read the conversation so far",
+    "planner": "Planned the steps",
+    "rag_search": "Searched the document library",
+    "financial_calculator": "Calculated",
+    "document_comparator": "Compared the documents",
+    "web_search": "Searched the web",
+    "market_data": "Fetched market data",
+    "portfolio_analyzer": "Analysed the portfolio",
+    "guardrail_check": "Checked the guardrails",
+    "final_answer": "Wrote and verified the answer",
+    "human_review": "Asked a reviewer",
+    "deliver": "Delivered the answer",
+}
+
+
 class TraceStep(models.Model):
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="steps")
     seq = models.PositiveIntegerField()
@@ -116,3 +134,7 @@ class TraceStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.node} #{self.seq}"
+
+    @property
+    def label(self) -> str:
+        return STEP_LABELS.get(self.node, self.node.replace("_", " ").capitalize())

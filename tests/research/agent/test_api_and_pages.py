@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -104,6 +105,17 @@ def test_pages_render_turn_partial_answer_markup_and_trace(analyst: Any) -> None
     assert "hx-trigger" not in partial  # finished: polling stops
     assert f'href="#claim-{turn.pk}-c1"' in partial and "−3.85%" in partial  # (6.25-6.50)/6.50 = -3.846 %
     assert "<code>pct_change(6.50, 6.25)</code>" in partial
+    # The steps under the answer, as the analyst reads them: what each did, never a graph key.
+    steps = re.findall(r'<li data-node="(\w+)"><b>([^<]+)</b>', partial)
+    assert steps == [
+        ("memory_resolver", "Read the conversation so far"),
+        ("planner", "Planned the steps"),
+        ("financial_calculator", "Calculated"),
+        ("guardrail_check", "Checked the guardrails"),
+        ("final_answer", "Wrote and verified the answer"),
+    ]
+    assert "planned without an LLM: percentage change" in partial and "— figures traced to source" in partial
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", re.sub(r"<[^>]+>", " ", partial.split('data-testid="steps"')[1]))
     trace = web.get(f"/research/chat/{turn.conversation_id}/trace/").content.decode()
     assert "financial_calculator" in trace and "graph TD" in trace and "guardrail_check" in trace
     # The turn's path, highlighted in the diagram source: its steps and then deliver.
@@ -147,3 +159,12 @@ def test_answer_markup_escapes_user_text(analyst: Any) -> None:
     turn = Turn.objects.get()
     page = web.get(f"/research/chat/{turn.conversation_id}/").content.decode()
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
+
+
+def test_every_node_of_the_graph_has_a_label_in_words() -> None:
+    from research.agent.graph import build_graph
+    from research.chat.models import STEP_LABELS
+
+    nodes = set(build_graph().get_graph().nodes) - {"__start__", "__end__"}
+    assert nodes == set(STEP_LABELS)
+    assert all("_" not in label and label[0].isupper() for label in STEP_LABELS.values())

@@ -56,6 +56,14 @@ def test_ask_watch_steps_open_trace_and_follow_citation(
     assert steps[:3] == ["memory_resolver", "planner", "rag_search"] and steps[-1] == "final_answer"
     answer = page.locator('[data-testid="answer"]')
     assert "6.50 per cent" in answer.inner_text()
+    shown = page.locator('[data-testid="steps"]').inner_text()
+    assert "Searched the document library" in shown and "rag_search" not in shown
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, height in ((1440, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator('[data-testid="how"]').scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"chat-steps-{width}.png"))
+    page.set_viewport_size({"width": 1440, "height": 900})
     figure = answer.locator("a.fig.verified").first
     assert figure.inner_text() == "6.50 per cent"
     assert "RBI MPC Minutes, August 2024, p. 1" in answer.locator("a.cite").first.inner_text()
@@ -76,7 +84,9 @@ def test_ask_watch_steps_open_trace_and_follow_citation(
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator('[data-testid="graph-diagram"]').screenshot(path=str(ARTIFACTS / "chat-trace-graph.png"))
     assert "memory_resolver" in page.locator('[data-testid="mermaid"]').text_content()  # source kept
-    assert "rag_search" in page.locator("table.timeline").first.inner_text()
+    timeline = page.locator("table.timeline").first.inner_text()
+    assert "rag_search" in timeline and "Searched the document library" in timeline  # the key names the box
+    page.locator("table.timeline").first.screenshot(path=str(ARTIFACTS / "chat-trace-steps.png"))
     page.locator('[data-testid="trace-citation"]').first.click()
     page.wait_for_selector(".chunk.target")
     assert "/research/documents/" in page.url
