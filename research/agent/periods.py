@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 FISCAL_YEAR_START_MONTH = 4
 MONTHS = [m.lower() for m in calendar.month_name[1:]]
-_MONTH_ALT = "|".join(sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}, key=len, reverse=True))
+MONTH_ALT = "|".join(sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}, key=len, reverse=True))
 
+# A month named anywhere, as a word ("may" counts: a check that looks for it only stands aside).
+MONTH_WORD = re.compile(rf"\b(?:{MONTH_ALT})\b", re.I)
 # "August 2024", "Aug. 2024", "August 6 to 8, 2024"
 MONTH_YEAR_RE = re.compile(
-    rf"\b({_MONTH_ALT})\.?,?\s+(?:\d{{1,2}}(?:\s*(?:-|–|to)\s*\d{{1,2}})?,?\s+)?((?:19|20)\d{{2}})\b", re.I
+    rf"\b({MONTH_ALT})\.?,?\s+(?:\d{{1,2}}(?:\s*(?:-|–|to)\s*\d{{1,2}})?,?\s+)?((?:19|20)\d{{2}})\b", re.I
 )
 FY_RE = re.compile(r"\b(?:FY\s?|fiscal(?: year)?\s)?((?:19|20)\d{2})\s?[-–/]\s?((?:19|20)?\d{2})\b", re.I)
 FY_SHORT_RE = re.compile(r"\bFY\s?'?(\d{2}|(?:19|20)\d{2})\b", re.I)

@@ -195,3 +195,41 @@ def test_a_day_that_is_the_cited_filings_own_period_end_dates_the_document_not_t
     assert period_check("2023-06-02") == (True, "the evidence names December 2020")
     # From a filing of another quarter, June 2023 is a period the sentence would have to name.
     assert period_check("2023-03-03") == (False, "the evidence is not about December 2020, June 2023")
+
+
+def test_one_months_reading_does_not_answer_a_question_about_the_year() -> None:
+    # The RBI Annual Report 2023-24, p. 83 (read by hand): the August reading, not the year's 5.4 per cent.
+    passage = {"chunk_id": 7, "citation": "Annual Report 2023-24, p. 83", "url": "/d/5", "document_id": 5, "page": "83"}
+    meta = {
+        7: {
+            "document_id": 5,
+            "doc_type": "annual_report",
+            "citation": "Annual Report 2023-24, p. 83",
+            "doc_date": "2024-06-01",
+            "period_start": "2023-04-01",
+            "period_end": "2024-03-31",
+        }
+    }
+
+    def checks(question: str, sentence: str, figure: str) -> dict[str, tuple[bool, str]]:
+        c = Composer(question)
+        c.parts.append(f"CPI inflation: {c.quote_claim(passage, figure, 'per cent', 'CPI inflation')}")
+        c.quote(passage, sentence, "CPI inflation", figure_claim=False)
+        return {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), c, meta)["checks"]}
+
+    asked = "What was CPI inflation in 2023-24 according to the annual report?"
+    august = "CPI headline inflation moderated to 6.8 per cent in August."
+    assert checks(asked, august, "6.8")["period"] == (False, "the figure is for August, not for 2023-24")
+    year = "Headline inflation moderated by 1.3 percentage points to 5.4 per cent in 2023-24."
+    assert "period" not in checks(asked, year, "5.4")
+    march = "CPI inflation eased to 4.9 per cent in March 2024."
+    assert checks(asked, march, "4.9")["period"] == (False, "the figure is for March, not for 2023-24")
+    # A day after the month makes it a balance date, not a month's reading.
+    assert "period" not in checks(asked, "The ratio stood at 5.4 per cent in March 31, 2024 terms.", "5.4")
+    # Asked about the month, the month's reading is what was asked.
+    in_month = "What was CPI inflation in August according to the 2023-24 annual report?"
+    assert checks(in_month, august, "6.8") == {
+        "document": (True, "cites 2023-24, Annual report"),
+        "aspects": (True, "answers level"),
+        "metric": (True, "the evidence names the CPI inflation"),
+    }
