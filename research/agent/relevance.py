@@ -26,12 +26,13 @@ import re
 from typing import Any
 
 from core.formatting import field_label
+from research.agent.companies import FORWARD_RE
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of
 from research.agent.lexicon import names_metric
-from research.agent.periods import MONTH_ALT, MONTH_WORD, mentions
+from research.agent.periods import MONTH_AFTER_FIGURE, mentions
 from research.agent.statement_question import YES_NO, asked_lines, own_label
-from research.agent.understand import LibDoc, Understanding, doc_matches
+from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
 from research.ingest.metadata import DATE_RE, first_date
 
 Check = dict[str, Any]
@@ -95,17 +96,10 @@ def _own_dates(question: str, u: Understanding, cited: list[dict[str, Any]]) -> 
     return [t for t in u.targets if t.kind == "month" and any(t.start <= day <= t.end for day in days)]
 
 
-# A figure the sentence itself dates to a month: "… moderated to 6.8 per cent in August" (or "in
-# March 2024"). A month with a day after it ("in June 30, 2023") is a balance date, not a reading.
-_MONTH_AFTER_FIGURE = re.compile(
-    rf"^\s*(?:per\s?cent|percent|%)?\s*(?:in|during)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)", re.I
-)
-
-
 def _figure_month(claim: dict[str, Any], quote: str) -> str | None:
     figure = str(claim.get("quote_figure"))
     at = quote.find(figure)
-    found = _MONTH_AFTER_FIGURE.match(quote[at + len(figure) :]) if at >= 0 else None
+    found = MONTH_AFTER_FIGURE.match(quote[at + len(figure) :]) if at >= 0 else None
     return found.group(1).capitalize() if found else None
 
 
@@ -113,21 +107,37 @@ def _year_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str
     """A question about a year ("headline inflation in 2023-24") is not answered by one month's
     reading ("moderated to 6.8 per cent in August"), though the figure traces and the document is
     the year's report. Asked a month, or no year at all, this check does not apply."""
-    periods = [*u.doc_periods, *u.targets]
-    years = [p for p in periods if p.kind in ("fy", "year")]
-    if not years or any(p.kind in ("month", "quarter", "range") for p in periods) or MONTH_WORD.search(c.question):
+    year = year_asked(u, c.question)
+    monthly = [month for claim, quote in pairs if (month := _figure_month(claim, quote))] if year else []
+    if year is None or not monthly:
         return None
-    monthly = [month for claim, quote in pairs if (month := _figure_month(claim, quote))]
-    if not monthly:
+    return {"check": "period", "ok": False, "detail": f"the figure is for {monthly[0]}, not for {year.label}"}
+
+
+# A question that asks what happened ("what was CPI inflation in 2023-24") names no forecast; a
+# figure whose sentence projects it ("CPI inflation was projected at 5.2 per cent for 2023-24") is
+# what was expected, not what came about.
+_ASKS_FORECAST = re.compile(rf"\bproject(?:s|ion)?\b|{FORWARD_RE.pattern}", re.I)
+_PROJECTED_BEFORE = re.compile(r"\b(?:projected|projections?|forecast(?:s|ed)?)\b", re.I)
+
+
+def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
+    if _ASKS_FORECAST.search(c.question):
         return None
-    return {"check": "period", "ok": False, "detail": f"the figure is for {monthly[0]}, not for {years[0].label}"}
+    projected = [
+        claim
+        for claim, quote in pairs
+        if (at := quote.find(str(claim.get("quote_figure")))) >= 0 and _PROJECTED_BEFORE.search(quote[:at])
+    ]
+    if not projected:
+        return None
+    return {"check": "outcome", "ok": False, "detail": "the figure is a projection, not the outcome asked"}
 
 
 def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]]) -> list[Check]:
     checks: list[Check] = []
     pairs = [p for p in _figure_sentences(c) if not str(p[0].get("label", "")).startswith("change in")]
-    if yearly := _year_figure_check(u, c, pairs):
-        checks.append(yearly)
+    checks += [x for x in (_year_figure_check(u, c, pairs), _projection_check(c, pairs)) if x]
     targets = [t for t in u.targets if t not in _own_dates(c.question, u, cited)]
     if targets and pairs:
         missing = [q for _, q in pairs if not all(mentions(q, t) for t in targets)]

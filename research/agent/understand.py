@@ -34,7 +34,7 @@ from research.agent.companies import (
     guidance_source,
 )
 from research.agent.lexicon import Metric, aspects_asked, metrics_asked
-from research.agent.periods import MONTHS, Period, find_periods
+from research.agent.periods import MONTH_WORD, MONTHS, Period, find_periods
 
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 _GENERIC = frozenset({"the", "and", "for", "of", "on", "in", "a", "an", "to", "by", *MONTHS, *(m[:3] for m in MONTHS)})
@@ -298,6 +298,16 @@ def search_query(question: str, u: Understanding, library: list[LibDoc]) -> str:
         if metric.label.lower() not in focused.lower():
             focused = f"{focused} {metric.label}"
     return focused if len(focused.split()) >= 2 else question
+
+
+def year_asked(u: Understanding, question: str) -> Period | None:
+    """The year (a fiscal or calendar year) the question asks about, when it names a year and no
+    shorter period: then one month's reading is not the answer."""
+    periods = [*u.doc_periods, *u.targets]
+    years = [p for p in periods if p.kind in ("fy", "year")]
+    if not years or any(p.kind in ("month", "quarter", "range") for p in periods) or MONTH_WORD.search(question):
+        return None
+    return years[0]
 
 
 def doc_matches(doc: LibDoc, u: Understanding) -> bool:

@@ -233,3 +233,24 @@ def test_one_months_reading_does_not_answer_a_question_about_the_year() -> None:
         "aspects": (True, "answers level"),
         "metric": (True, "the evidence names the CPI inflation"),
     }
+
+
+def test_a_projection_does_not_answer_what_happened() -> None:
+    # The RBI Annual Report 2023-24, p. 82 (read by hand): the April 2023 projection for the year.
+    passage = {"chunk_id": 8, "citation": "Annual Report 2023-24, p. 82", "url": "/d/5", "document_id": 5, "page": "82"}
+    meta = {8: {"document_id": 5, "doc_type": "annual_report", "citation": "Annual Report 2023-24, p. 82"}}
+    sentence = "CPI inflation was projected at 5.2 per cent for 2023-24, with Q1 at 5.1 per cent."
+
+    def outcome(question: str, figure: str) -> tuple[bool, str] | None:
+        c = Composer(question)
+        c.parts.append(f"CPI inflation: {c.quote_claim(passage, figure, 'per cent', 'CPI inflation')}")
+        c.quote(passage, sentence, "CPI inflation", figure_claim=False)
+        checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), c, meta)["checks"]}
+        return checks.get("outcome")
+
+    asked = "What was CPI inflation in 2023-24 according to the annual report?"
+    assert outcome(asked, "5.2") == (False, "the figure is a projection, not the outcome asked")
+    assert outcome(asked, "5.1") == (False, "the figure is a projection, not the outcome asked")  # Q1's, same clause
+    # Asked for the projection, the projection is the answer.
+    assert outcome("What CPI inflation was projected for 2023-24 in the annual report?", "5.2") is None
+    assert outcome("What did the annual report project CPI inflation at for 2023-24?", "5.2") is None
