@@ -20,9 +20,10 @@ MONTH_ALT = "|".join(sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}, key=len
 MONTH_WORD = re.compile(rf"\b(?:{MONTH_ALT})\b", re.I)
 # A figure dated to one month by the words after it: "… moderated to 6.8 per cent in August" (or
 # "in March 2024"). A month with a day after it ("in June 30, 2023") is a balance date, not a reading.
-_MONTH_READING = rf"\s*(?:per\s?cent|percent|%)?\s*(?:in|during)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)"
-MONTH_AFTER_FIGURE = re.compile(rf"^{_MONTH_READING}", re.I)  # on the text right after a figure
-FIGURE_IN_A_MONTH = re.compile(rf"\d{_MONTH_READING}", re.I)  # anywhere in a sentence
+# Matched on the text right after a figure.
+MONTH_AFTER_FIGURE = re.compile(
+    rf"^\s*(?:per\s?cent|percent|%)?\s*(?:in|during)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)", re.I
+)
 # "August 2024", "Aug. 2024", "August 6 to 8, 2024"
 MONTH_YEAR_RE = re.compile(
     rf"\b({MONTH_ALT})\.?,?\s+(?:\d{{1,2}}(?:\s*(?:-|–|to)\s*\d{{1,2}})?,?\s+)?((?:19|20)\d{{2}})\b", re.I
