@@ -19,10 +19,12 @@ MONTH_ALT = "|".join(sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}, key=len
 # A month named anywhere, as a word ("may" counts: a check that looks for it only stands aside).
 MONTH_WORD = re.compile(rf"\b(?:{MONTH_ALT})\b", re.I)
 # A figure dated to one month by the words after it: "… moderated to 6.8 per cent in August" (or
-# "in March 2024"). A month with a day after it ("in June 30, 2023") is a balance date, not a reading.
+# "in March 2024", "below 4 per cent from December 2023"). A month with a day after it ("in June
+# 30, 2023") is a balance date, not a reading.
 # Matched on the text right after a figure.
 MONTH_AFTER_FIGURE = re.compile(
-    rf"^\s*(?:per\s?cent|percent|%)?\s*(?:in|during)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)", re.I
+    rf"^\s*(?:per\s?cent|percent|%)?\s*(?:in|during|from|since)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)",
+    re.I,
 )
 # "August 2024", "Aug. 2024", "August 6 to 8, 2024"
 MONTH_YEAR_RE = re.compile(

@@ -30,7 +30,7 @@ from research.agent.companies import FORWARD_RE
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of
 from research.agent.lexicon import names_metric
-from research.agent.periods import MONTH_AFTER_FIGURE, mentions
+from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
 from research.ingest.metadata import DATE_RE, first_date
@@ -103,6 +103,38 @@ def _figure_month(claim: dict[str, Any], quote: str) -> str | None:
     return found.group(1).capitalize() if found else None
 
 
+# A figure the sentence dates to one day: "… US$ 648.7 billion as on May 17, 2024".
+_DAY_AFTER_FIGURE = re.compile(rf"^[^.;]{{0,40}}?\b(?:as on|as of|as at|on)\s+({DATE_RE.pattern})", re.I)
+
+
+def _figure_day(claim: dict[str, Any], quote: str) -> dt.date | None:
+    figure = str(claim.get("quote_figure"))
+    at = quote.find(figure)
+    found = _DAY_AFTER_FIGURE.match(quote[at + len(figure) :]) if at >= 0 else None
+    return first_date(found.group(1)) if found else None
+
+
+def _end_of(period: Period, question: str) -> bool:
+    """Whether the question names ``period`` as a month's end ("at end-March 2024"): the day a
+    stock is read, not a document. (Matched by the month's name: the understanding may have been
+    read from the search query, so its positions are not the question's.)"""
+    return period.kind == "month" and bool(re.search(rf"\bend[-\s]+{period.start:%b}", question, re.I))
+
+
+def _dated_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
+    """A figure the sentence dates to a day outside every period the question asks a figure for
+    ("foreign exchange reserves at end-March 2024" answered "US$ 648.7 billion as on May 17, 2024")
+    is for another day. The periods: the targets, a year, and a month written "end-March"; a month
+    that names a meeting dates the document, not its figures."""
+    asked = [*u.targets] + [p for p in u.doc_periods if p.kind in ("fy", "year") or _end_of(p, c.question)]
+    days = [day for claim, quote in pairs if (day := _figure_day(claim, quote))]
+    outside = [day for day in days if not any(p.contains(day) for p in asked)]
+    if not asked or not outside:
+        return None
+    detail = f"the figure is as on {outside[0]:%-d %B %Y}, not {asked[0].label}"
+    return {"check": "period", "ok": False, "detail": detail}
+
+
 def _year_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     """A question about a year ("headline inflation in 2023-24") is not answered by one month's
     reading ("moderated to 6.8 per cent in August"), though the figure traces and the document is
@@ -137,7 +169,8 @@ def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> C
 def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]]) -> list[Check]:
     checks: list[Check] = []
     pairs = [p for p in _figure_sentences(c) if not str(p[0].get("label", "")).startswith("change in")]
-    checks += [x for x in (_year_figure_check(u, c, pairs), _projection_check(c, pairs)) if x]
+    found = (_year_figure_check(u, c, pairs), _dated_figure_check(u, c, pairs), _projection_check(c, pairs))
+    checks += [x for x in found if x]
     targets = [t for t in u.targets if t not in _own_dates(c.question, u, cited)]
     if targets and pairs:
         missing = [q for _, q in pairs if not all(mentions(q, t) for t in targets)]

@@ -254,3 +254,45 @@ def test_a_projection_does_not_answer_what_happened() -> None:
     # Asked for the projection, the projection is the answer.
     assert outcome("What CPI inflation was projected for 2023-24 in the annual report?", "5.2") is None
     assert outcome("What did the annual report project CPI inflation at for 2023-24?", "5.2") is None
+
+
+def test_a_figure_dated_to_another_day_does_not_answer() -> None:
+    # The RBI Annual Report 2023-24, p. 6 (read by hand): the reserves as on May 17, 2024.
+    passage = {"chunk_id": 6, "citation": "Annual Report 2023-24, p. 6", "url": "/d/5", "document_id": 5, "page": "6"}
+    meta = {6: {"document_id": 5, "doc_type": "annual_report", "citation": "Annual Report 2023-24, p. 6"}}
+    may = "Foreign exchange reserves rose to an all-time high of US$ 648.7 billion as on May 17, 2024."
+    march = "Foreign exchange reserves stood at US$ 645.6 billion as on March 31, 2024."
+
+    def period(question: str, sentence: str, figure: str, understood_from: str = "") -> tuple[bool, str] | None:
+        c = Composer(question)
+        c.parts.append(f"Reserves: {c.quote_claim(passage, figure, 'billion', 'foreign exchange reserves')}")
+        c.quote(passage, sentence, "foreign exchange reserves", figure_claim=False)
+        u = understand(understood_from or question, LIBRARY)
+        return {x["check"]: (x["ok"], x["detail"]) for x in assess(u, c, meta)["checks"]}.get("period")
+
+    at_end = "How much were foreign exchange reserves at end-March 2024 according to the annual report?"
+    assert period(at_end, may, "648.7") == (False, "the figure is as on 17 May 2024, not March 2024")
+    assert period(at_end, march, "645.6") is None
+    # The understanding may come from the search query, whose positions are not the question's.
+    query = "foreign exchange reserves at end-March 2024 annual report"
+    assert period(at_end, may, "648.7", understood_from=query) == (
+        False,
+        "the figure is as on 17 May 2024, not March 2024",
+    )
+    in_year = "How much were foreign exchange reserves in 2023-24 according to the annual report?"
+    assert period(in_year, may, "648.7") == (False, "the figure is as on 17 May 2024, not 2023-24")
+    assert period(in_year, march, "645.6") is None
+    # A month that names the minutes dates the document: a figure from the days before it stands.
+    minutes = "What did the board say about reserves in its June 2024 minutes?"
+    assert period(minutes, may, "648.7") is None
+
+
+def test_a_threshold_from_a_month_is_not_the_years_figure() -> None:
+    passage = {"chunk_id": 3, "citation": "Annual Report 2023-24, p. 14", "url": "/d/5", "document_id": 5, "page": "14"}
+    meta = {3: {"document_id": 5, "doc_type": "annual_report", "citation": "Annual Report 2023-24, p. 14"}}
+    question = "What was core inflation in 2023-24 according to the annual report?"
+    c = Composer(question)
+    c.parts.append(f"Core inflation: {c.quote_claim(passage, '4', 'per cent', 'core inflation')}")
+    c.quote(passage, "Core inflation has moved below 4 per cent from December 2023.", "core", figure_claim=False)
+    checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), c, meta)["checks"]}
+    assert checks["period"] == (False, "the figure is for December, not for 2023-24")
