@@ -8,7 +8,9 @@ the question asked, from the question's understanding and the cited passages' ow
 * **document** — every cited document matches the document period, family and owner the question
   named ("the August 2024 meeting", "our note");
 * **period** — the quoted sentence carrying each answering figure names the target period asked
-  ("Q3 2024-25");
+  ("Q3 2024-25"); a figure it dates to one month ("6.8 per cent in August") does not answer for a
+  year, nor one it dates to a day outside the period asked ("as on May 17, 2024" for end-March);
+* **outcome** — a projection ("projected at 5.2 per cent") does not answer what happened;
 * **metric** — that sentence names the metric asked (and not only a look-alike);
 * **aspects** — the change, level, who, how many or why asked are each covered;
 * **line** — an answer computed from statement cells reads the line the question names
