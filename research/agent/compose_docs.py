@@ -74,9 +74,14 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     return None
 
 
+# The words between a figure and the period that dates it: "4.8 per cent in April 2024".
+_DATED_BY = re.compile(r"\s*(?:per\s?cent|percent|%)?\s*(?:in|during|for)\s+", re.I)
+
+
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
-    """The figure the question asks for: the first after the target period's mention, else after
-    the metric's name, else the sentence's first."""
+    """The figure the question asks for: the one the sentence dates by the target period ("4.8
+    per cent in April 2024"), else the first after the target's mention, else after the metric's
+    name, else the sentence's first."""
     found = figures_in(sentence)
     percent = not u.metrics or u.metrics[0].percent
     levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
@@ -87,6 +92,12 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     anchors: list[int] = []
     for target in u.targets:
         anchors += [p.at for p in find_periods(sentence) if p.label == target.label]
+    # A figure the sentence dates by the target itself ("… to 4.8 per cent in April 2024") is it.
+    for anchor in anchors:
+        dated = [f for f in figures if _DATED_BY.fullmatch(sentence[f[0] + len(f[1]) : anchor])]
+        if dated:
+            return dated[-1][1], dated[-1][2]
+    for target in u.targets:
         q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind == "quarter" else None
         anchors += [q.start()] if q else []
     for metric in u.metrics:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from research.agent.periods import MONTH_YEAR_RE, _month_number
+from research.agent.periods import MONTH_YEAR_RE, month_number
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "six": 6, "nine": 9, "twelve": 12}
 _ISO = r"\d{4}-\d{2}-\d{2}"
@@ -67,11 +67,11 @@ def parse_date(text: str, *, end_of_period: bool = False) -> dt.date | None:
     except ValueError:
         pass
     if m := re.fullmatch(r"(\d{1,2})\s+([A-Za-z]+)\.?\s+(\d{4})", text):
-        return dt.date(int(m.group(3)), _month_number(m.group(2)), int(m.group(1)))
+        return dt.date(int(m.group(3)), month_number(m.group(2)), int(m.group(1)))
     if m := re.fullmatch(r"([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})", text):
-        return dt.date(int(m.group(3)), _month_number(m.group(1)), int(m.group(2)))
+        return dt.date(int(m.group(3)), month_number(m.group(1)), int(m.group(2)))
     if m := MONTH_YEAR_RE.fullmatch(text):
-        month, year = _month_number(m.group(1)), int(m.group(2))
+        month, year = month_number(m.group(1)), int(m.group(2))
         return dt.date(year, month, calendar.monthrange(year, month)[1] if end_of_period else 1)
     if re.fullmatch(r"\d{4}", text):
         return dt.date(int(text), 12, 31) if end_of_period else dt.date(int(text), 1, 1)

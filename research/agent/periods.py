@@ -127,7 +127,7 @@ def find_periods(text: str) -> list[Period]:
             add(quarter(q, fy, at=m.start(), length=m.end() - m.start()), m.start(), m.end())
     for m in MONTH_YEAR_RE.finditer(text):
         if not _spans_taken(taken, m.start(), m.end()):
-            month = _month_number(m.group(1))
+            month = month_number(m.group(1))
             add(month_period(month, int(m.group(2)), at=m.start(), length=m.end() - m.start()), m.start(), m.end())
     for regex in (FY_RE, FY_SHORT_RE):
         for m in regex.finditer(text):
@@ -145,7 +145,7 @@ def _fy_text(m: re.Match[str]) -> str:
     return f"{m.group(1)}-{m.group(2)}"
 
 
-def _month_number(word: str) -> int:
+def month_number(word: str) -> int:
     word = word.lower().rstrip(".")
     word = "sep" if word == "sept" else word
     return next(i for i, name in enumerate(MONTHS, start=1) if name.startswith(word[:3]))

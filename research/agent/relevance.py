@@ -23,6 +23,7 @@ Market answers: every ticker named has a figure. Pure: the caller passes the pas
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from typing import Any
@@ -30,9 +31,9 @@ from typing import Any
 from core.formatting import field_label
 from research.agent.companies import FORWARD_RE
 from research.agent.composer import Composer
-from research.agent.evidence import _aspects_of
+from research.agent.evidence import _aspects_of, _is_level
 from research.agent.lexicon import names_metric
-from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions
+from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions, month_number
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
 from research.ingest.metadata import DATE_RE, first_date
@@ -102,7 +103,7 @@ def _figure_month(claim: dict[str, Any], quote: str) -> str | None:
     figure = str(claim.get("quote_figure"))
     at = quote.find(figure)
     found = MONTH_AFTER_FIGURE.match(quote[at + len(figure) :]) if at >= 0 else None
-    return found.group(1).capitalize() if found else None
+    return calendar.month_name[month_number(found.group(1))] if found else None
 
 
 # A figure the sentence dates to one day: "… US$ 648.7 billion as on May 17, 2024".
@@ -137,15 +138,21 @@ def _dated_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     return {"check": "period", "ok": False, "detail": detail}
 
 
-def _year_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
-    """A question about a year ("headline inflation in 2023-24") is not answered by one month's
-    reading ("moderated to 6.8 per cent in August"), though the figure traces and the document is
-    the year's report. Asked a month, or no year at all, this check does not apply."""
-    year = year_asked(u, c.question)
-    monthly = [month for claim, quote in pairs if (month := _figure_month(claim, quote))] if year else []
-    if year is None or not monthly:
+def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
+    """A figure the sentence dates to one month answers for that month only: not for a year asked
+    ("headline inflation in 2023-24" is not "6.8 per cent in August", though the figure traces and
+    the document is the year's report), nor for another month ("in April 2024" is not "5.1 per
+    cent in February", from "… from 5.1 per cent in February to 4.8 per cent in April 2024")."""
+    months = [month for claim, quote in pairs if (month := _figure_month(claim, quote))]
+    if not months:
         return None
-    return {"check": "period", "ok": False, "detail": f"the figure is for {monthly[0]}, not for {year.label}"}
+    if year := year_asked(u, c.question):
+        return {"check": "period", "ok": False, "detail": f"the figure is for {months[0]}, not for {year.label}"}
+    asked = [t for t in u.targets if t.kind == "month"]
+    other = [m for m in months if asked and all(f"{t.start:%B}" != m for t in asked)]
+    if not other:
+        return None
+    return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {asked[0].label}"}
 
 
 # A question that asks what happened ("what was CPI inflation in 2023-24") names no forecast; a
@@ -171,7 +178,7 @@ def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> C
 def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]]) -> list[Check]:
     checks: list[Check] = []
     pairs = [p for p in _figure_sentences(c) if not str(p[0].get("label", "")).startswith("change in")]
-    found = (_year_figure_check(u, c, pairs), _dated_figure_check(u, c, pairs), _projection_check(c, pairs))
+    found = (_month_figure_check(u, c, pairs), _dated_figure_check(u, c, pairs), _projection_check(c, pairs))
     checks += [x for x in found if x]
     targets = [t for t in u.targets if t not in _own_dates(c.question, u, cited)]
     if targets and pairs:
@@ -206,7 +213,10 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         covered |= _aspects_of(quote, u, True)
     if any(x.get("kind") == "table" for x in c.claims):
         covered |= {"who", "count"}
-    if any(x.get("kind") in ("quote", "cell") for x in c.claims):
+    # A quoted figure is a level in the metric's own unit: "20 basis points" is a move, not CPI inflation.
+    percent = not u.metrics or u.metrics[0].percent
+    quoted_levels = [f for f in c.figures if f.get("chunk_id") is not None and _is_level(str(f.get("unit")), percent)]
+    if quoted_levels or any(x.get("kind") == "cell" for x in c.claims):
         covered.add("level")
     if c.assessment.get("statement_answer"):
         # Answered from statement cells by the operation the question asks (a value, a ratio, growth

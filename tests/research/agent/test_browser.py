@@ -24,6 +24,18 @@ def _answer_first_then_steps(page: Any) -> None:
     assert page.locator('[data-testid="steps"] li[data-node="planner"]').is_visible()
 
 
+def _steps_read_in_words(page: Any) -> None:
+    """The open steps name what each did, not the graph's keys; shot at both widths."""
+    shown = page.locator('[data-testid="steps"]').inner_text()
+    assert "Searched the document library" in shown and "rag_search" not in shown
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, height in ((1440, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator('[data-testid="how"]').scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"chat-steps-{width}.png"))
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+
 def test_ask_watch_steps_open_trace_and_follow_citation(
     page: Any, live_server: Any, celery_worker: Any, analyst: Any
 ) -> None:
@@ -56,14 +68,7 @@ def test_ask_watch_steps_open_trace_and_follow_citation(
     assert steps[:3] == ["memory_resolver", "planner", "rag_search"] and steps[-1] == "final_answer"
     answer = page.locator('[data-testid="answer"]')
     assert "6.50 per cent" in answer.inner_text()
-    shown = page.locator('[data-testid="steps"]').inner_text()
-    assert "Searched the document library" in shown and "rag_search" not in shown
-    ARTIFACTS.mkdir(exist_ok=True)
-    for width, height in ((1440, 900), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.locator('[data-testid="how"]').scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"chat-steps-{width}.png"))
-    page.set_viewport_size({"width": 1440, "height": 900})
+    _steps_read_in_words(page)
     figure = answer.locator("a.fig.verified").first
     assert figure.inner_text() == "6.50 per cent"
     assert "RBI MPC Minutes, August 2024, p. 1" in answer.locator("a.cite").first.inner_text()

@@ -296,3 +296,72 @@ def test_a_threshold_from_a_month_is_not_the_years_figure() -> None:
     c.quote(passage, "Core inflation has moved below 4 per cent from December 2023.", "core", figure_claim=False)
     checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), c, meta)["checks"]}
     assert checks["period"] == (False, "the figure is for December, not for 2023-24")
+
+
+def test_a_move_in_basis_points_is_not_the_level_asked() -> None:
+    # The RBI MPC Minutes, June 2024, p. 6 (read by hand): households' expected inflation, in basis points.
+    passage = {
+        "chunk_id": 2,
+        "citation": "Board Minutes, June 2024, p. 6",
+        "url": "/d/3",
+        "document_id": 3,
+        "page": "6",
+    }
+    meta = {2: {"document_id": 3, "doc_type": "board_minutes", "citation": "Board Minutes, June 2024, p. 6"}}
+    question = "What was CPI inflation in May 2024 according to the June 2024 minutes?"
+
+    def aspects(sentence: str, figure: str, unit: str) -> tuple[bool, str]:
+        c = Composer(question)
+        c.parts.append(f"CPI inflation (May 2024): {c.quote_claim(passage, figure, unit, 'CPI inflation')}")
+        c.quote(passage, sentence, "CPI inflation", figure_claim=False)
+        checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(question, LIBRARY), c, meta)["checks"]}
+        return checks["aspects"]
+
+    moved = "The survey in May 2024 points to a moderate increase in expected inflation by 20 and 10 basis points."
+    assert aspects(moved, "20", "basis points") == (False, "not answered: level")
+    level = "CPI inflation eased to 4.8 per cent in May 2024."
+    assert aspects(level, "4.8", "per cent") == (True, "answers level")
+
+
+def test_another_months_reading_does_not_answer_the_month_asked() -> None:
+    # The RBI MPC Minutes, June 2024, p. 2 (read by hand).
+    sentence = (
+        "Headline inflation has seen sequential moderation since February 2024, albeit in a narrow range "
+        "from 5.1 per cent in February to 4.8 per cent in April 2024."
+    )
+    passage = {
+        "chunk_id": 1,
+        "citation": "Board Minutes, June 2024, p. 2",
+        "url": "/d/3",
+        "document_id": 3,
+        "page": "2",
+    }
+    meta = {1: {"document_id": 3, "doc_type": "board_minutes", "citation": "Board Minutes, June 2024, p. 2"}}
+
+    def period(question: str, figure: str) -> list[tuple[bool, str]]:
+        c = Composer(question)
+        c.parts.append(f"CPI inflation: {c.quote_claim(passage, figure, 'per cent', 'CPI inflation')}")
+        c.quote(passage, sentence, "CPI inflation", figure_claim=False)
+        checks = assess(understand(question, LIBRARY), c, meta)["checks"]
+        return [(x["ok"], x["detail"]) for x in checks if x["check"] == "period"]
+
+    april = "What was headline inflation in April 2024 according to the June 2024 minutes?"
+    assert period(april, "5.1") == [
+        (False, "the figure is for February, not for April 2024"),
+        (True, "the evidence names April 2024"),  # the sentence does name April: not enough
+    ]
+    assert period(april, "4.8") == [(True, "the evidence names April 2024")]
+    february = "What was headline inflation in February 2024 according to the June 2024 minutes?"
+    assert period(february, "5.1") == [(True, "the evidence names February 2024")]
+
+
+def test_the_figure_read_is_the_one_the_sentence_dates_by_the_month_asked() -> None:
+    from research.agent.compose_docs import _anchor_figure
+
+    # (September 2024: no document of the library is dated then, so the month is the figure's.)
+    sentence = "Inflation eased in a narrow range from 5.1 per cent in July to 4.8 per cent in September 2024."
+    asked = understand("What was CPI inflation in September 2024?", LIBRARY)
+    assert [t.label for t in asked.targets] == ["September 2024"]
+    assert _anchor_figure(sentence, asked) == ("4.8", "per cent")
+    # With no month asked, the first figure after the metric's name, as before.
+    assert _anchor_figure(sentence, understand("What was CPI inflation?", LIBRARY)) == ("5.1", "per cent")
