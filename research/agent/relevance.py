@@ -9,10 +9,12 @@ the question asked, from the question's understanding and the cited passages' ow
   named ("the August 2024 meeting", "our note");
 * **period** — the quoted sentence carrying each answering figure names the target period asked
   ("Q3 2024-25"); a figure it dates to one month ("6.8 per cent in August") does not answer for a
-  year, nor one it dates to a day outside the period asked ("as on May 17, 2024" for end-March);
+  year or another month, nor one it dates to a day outside the period asked ("as on May 17, 2024"
+  for end-March);
 * **outcome** — a projection ("projected at 5.2 per cent") does not answer what happened;
 * **metric** — that sentence names the metric asked (and not only a look-alike);
-* **aspects** — the change, level, who, how many or why asked are each covered;
+* **aspects** — the change, level, who, how many or why asked are each covered (a level in the
+  metric's own unit: "20 basis points" is a move, not an inflation rate);
 * **line** — an answer computed from statement cells reads the line the question names
   (:func:`research.agent.statement_question.asked_lines`), not a line beside it;
 * **verdict** — a yes/no question is answered yes or no: a figure alone ("3 per cent" for "was
