@@ -92,14 +92,13 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     anchors: list[int] = []
     for target in u.targets:
         anchors += [p.at for p in find_periods(sentence) if p.label == target.label]
+        q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind == "quarter" else None
+        anchors += [q.start()] if q else []  # "… dropping to 7.8 per cent in Q4"
     # A figure the sentence dates by the target itself ("… to 4.8 per cent in April 2024") is it.
     for anchor in anchors:
         dated = [f for f in figures if _DATED_BY.fullmatch(sentence[f[0] + len(f[1]) : anchor])]
         if dated:
             return dated[-1][1], dated[-1][2]
-    for target in u.targets:
-        q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind == "quarter" else None
-        anchors += [q.start()] if q else []
     for metric in u.metrics:
         for term in metric.terms:
             at = sentence.lower().find(term)

@@ -124,9 +124,14 @@ def _shadows(kept: Metric, candidate: Metric, question: str) -> bool:
     return any(ex in question and ex in " ".join(kept.terms) for ex in candidate.excludes)
 
 
+_HOW_MANY_POINTS = re.compile(r"\bhow many (?:basis |percentage )?points\b|\bhow many bps\b", re.I)
+
+
 def aspects_asked(question: str) -> set[str]:
     """Which aspects the question asks: change, level, who, count, why (``level`` when none)."""
     found = {name for name, rx in ASPECTS.items() if rx.search(question)}
+    if _HOW_MANY_POINTS.search(question) and not re.search(r"\bvot|\bmembers?\b", question, re.I):
+        found = (found - {"count"}) | {"change"}  # "by how many basis points": the size of a move, not a count
     if "count" in found and re.search(r"\bvot", question, re.I) and not re.search(r"how many", question, re.I):
         found.add("who")  # "how did the members vote" wants the names and the split
     if found & {"who", "count"} and not re.search(r"\b(decid\w*|decision|level|at what)\b", question, re.I):

@@ -365,3 +365,20 @@ def test_the_figure_read_is_the_one_the_sentence_dates_by_the_month_asked() -> N
     assert _anchor_figure(sentence, asked) == ("4.8", "per cent")
     # With no month asked, the first figure after the metric's name, as before.
     assert _anchor_figure(sentence, understand("What was CPI inflation?", LIBRARY)) == ("5.1", "per cent")
+
+
+def test_the_quarter_asked_picks_the_figure_the_sentence_dates_by_it() -> None:
+    from research.agent.compose_docs import _anchor_figure
+
+    # The RBI MPC Minutes, August 2024, p. 4 (read by hand).
+    sentence = (
+        "The YOY real GDP growth in 2023-24 exceeded 8 per cent in the first three quarters, "
+        "dropping to 7.8 per cent in Q4."
+    )
+    asked = understand("What was real GDP growth in Q4 2023-24?", LIBRARY)
+    assert _anchor_figure(sentence, asked) == ("7.8", "per cent")
+
+
+def test_how_many_basis_points_asks_the_size_of_a_move_not_a_count() -> None:
+    assert aspects_asked("By how many basis points did the board raise the policy rate in February 2023?") == {"change"}
+    assert aspects_asked("How many members voted to raise the policy rate?") >= {"count"}
