@@ -177,10 +177,35 @@ def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> C
     return {"check": "outcome", "ok": False, "detail": "the figure is a projection, not the outcome asked"}
 
 
+# One end of a range the sentence gives ("ranging from 7.6-8.4 per cent between January and June
+# 2024", "a wide range of 3.3 per cent to 10.6 per cent") is not the value of any one period.
+_RANGE_WORDS = re.compile(r"\b(?:rang(?:e|es|ed|ing)|between)\b", re.I)
+_RANGE_AFTER = re.compile(r"^\s*(?:per\s?cent|percent|%)?\s*(?:-|–|to)\s*\d")
+_RANGE_BEFORE = re.compile(r"\d\s*(?:per\s?cent|percent|%)?\s*(?:-|–|to)\s*$")
+
+
+def _range_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
+    if u.guidance or _ASKS_FORECAST.search(c.question):
+        return None  # guidance is often a range, and then the range is the answer
+    for claim, quote in pairs:
+        figure = str(claim.get("quote_figure"))
+        at = quote.find(figure)
+        if at < 0 or not _RANGE_WORDS.search(quote):
+            continue
+        if _RANGE_AFTER.match(quote[at + len(figure) :]) or _RANGE_BEFORE.search(quote[:at]):
+            return {"check": "level", "ok": False, "detail": "the figure is one end of a range, not the value asked"}
+    return None
+
+
 def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]]) -> list[Check]:
     checks: list[Check] = []
     pairs = [p for p in _figure_sentences(c) if not str(p[0].get("label", "")).startswith("change in")]
-    found = (_month_figure_check(u, c, pairs), _dated_figure_check(u, c, pairs), _projection_check(c, pairs))
+    found = (
+        _month_figure_check(u, c, pairs),
+        _dated_figure_check(u, c, pairs),
+        _projection_check(c, pairs),
+        _range_check(u, c, pairs),
+    )
     checks += [x for x in found if x]
     targets = [t for t in u.targets if t not in _own_dates(c.question, u, cited)]
     if targets and pairs:
