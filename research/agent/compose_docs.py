@@ -19,7 +19,7 @@ from typing import Any
 from research.agent.compose_statements import compose_statements
 from research.agent.composer import Composer, excerpt
 from research.agent.evidence import Candidate, Evidence, candidates, choose
-from research.agent.extract import figures_in
+from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
@@ -82,7 +82,8 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     """The figure the question asks for: the one the sentence dates by the target period ("4.8
     per cent in April 2024"), else the first after the target's mention, else after the metric's
     name, else the sentence's first."""
-    found = figures_in(sentence)
+    # A weight in an index ("(weight: 45.9 per cent in CPI)") describes the basket, not the metric.
+    found = [f for f in figures_in(sentence) if not WEIGHT_BEFORE.search(sentence[: f[0]])]
     percent = not u.metrics or u.metrics[0].percent
     levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
     preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]

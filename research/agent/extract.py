@@ -68,6 +68,10 @@ STOPWORDS = frozenset(
 )
 
 
+# The words right before a figure that make it a weight in an index: "(weight: 45.9 per cent in CPI)".
+WEIGHT_BEFORE = re.compile(r"\bweights?\s*(?::|of|at|is)?\s*$", re.I)
+
+
 def normalise_space(text: str) -> str:
     return " ".join(text.split())
 

@@ -34,6 +34,7 @@ from core.formatting import field_label
 from research.agent.companies import FORWARD_RE
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of, _is_level
+from research.agent.extract import WEIGHT_BEFORE
 from research.agent.lexicon import names_metric
 from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions, month_number
 from research.agent.statement_question import YES_NO, asked_lines, own_label
@@ -185,12 +186,14 @@ _RANGE_BEFORE = re.compile(r"\d\s*(?:per\s?cent|percent|%)?\s*(?:-|–|to)\s*$")
 
 
 def _range_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
-    if u.guidance or _ASKS_FORECAST.search(c.question):
-        return None  # guidance is often a range, and then the range is the answer
+    """One end of a range, or a weight in an index ("weight: 45.9 per cent in CPI"), is not the value
+    asked. A question about a forecast or guidance may be answered by a range."""
     for claim, quote in pairs:
         figure = str(claim.get("quote_figure"))
         at = quote.find(figure)
-        if at < 0 or not _RANGE_WORDS.search(quote):
+        if at >= 0 and WEIGHT_BEFORE.search(quote[:at]):
+            return {"check": "level", "ok": False, "detail": "the figure is a weight in an index, not the value asked"}
+        if at < 0 or not _RANGE_WORDS.search(quote) or u.guidance or _ASKS_FORECAST.search(c.question):
             continue
         if _RANGE_AFTER.match(quote[at + len(figure) :]) or _RANGE_BEFORE.search(quote[:at]):
             return {"check": "level", "ok": False, "detail": "the figure is one end of a range, not the value asked"}

@@ -218,3 +218,19 @@ def test_one_end_of_a_range_is_not_the_value_asked() -> None:
     assert level(asked, "7.5", "Food inflation averaged 7.5 per cent in 2023-24.") is None
     # A forecast range is the answer to a question about the forecast.
     assert level("What range did the annual report forecast for food inflation in 2023-24?", "3.3") is None
+
+
+def test_a_weight_in_the_index_is_not_the_inflation_asked() -> None:
+    from research.agent.compose_docs import _anchor_figure
+
+    # The RBI Annual Report 2023-24, p. 35 (read by hand): the food group's weight in the CPI basket.
+    sentence = "Inflation in food and beverages (weight: 45.9 per cent in CPI) averaged 7.5 per cent in 2023-24."
+    asked = "What was food inflation in 2023-24 according to the annual report?"
+    assert _anchor_figure(sentence, understand(asked, LIBRARY)) == ("7.5", "per cent")
+    passage = {"chunk_id": 5, "citation": "Annual Report 2023-24, p. 35", "url": "/d/5", "document_id": 5, "page": "35"}
+    meta = {5: {"document_id": 5, "doc_type": "annual_report", "citation": "Annual Report 2023-24, p. 35"}}
+    c = Composer(asked)
+    c.parts.append(f"Food inflation: {c.quote_claim(passage, '45.9', 'per cent', 'food inflation')}")
+    c.quote(passage, sentence, "food inflation", figure_claim=False)
+    checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(asked, LIBRARY), c, meta)["checks"]}
+    assert checks["level"] == (False, "the figure is a weight in an index, not the value asked")
