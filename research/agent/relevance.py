@@ -102,10 +102,16 @@ def _own_dates(question: str, u: Understanding, cited: list[dict[str, Any]]) -> 
     return [t for t in u.targets if t.kind == "month" and any(t.start <= day <= t.end for day in days)]
 
 
-def _figure_month(claim: dict[str, Any], quote: str) -> str | None:
+def _around_figure(claim: dict[str, Any], quote: str) -> tuple[str, str]:
+    """The quote's text before and after the claim's figure (both empty if it is not there): the
+    words around a figure say what it is — its month, its day, a projection, a range, a weight."""
     figure = str(claim.get("quote_figure"))
     at = quote.find(figure)
-    found = MONTH_AFTER_FIGURE.match(quote[at + len(figure) :]) if at >= 0 else None
+    return (quote[:at], quote[at + len(figure) :]) if at >= 0 else ("", "")
+
+
+def _figure_month(claim: dict[str, Any], quote: str) -> str | None:
+    found = MONTH_AFTER_FIGURE.match(_around_figure(claim, quote)[1])
     return calendar.month_name[month_number(found.group(1))] if found else None
 
 
@@ -114,9 +120,7 @@ _DAY_AFTER_FIGURE = re.compile(rf"^[^.;]{{0,40}}?\b(?:as on|as of|as at|on)\s+({
 
 
 def _figure_day(claim: dict[str, Any], quote: str) -> dt.date | None:
-    figure = str(claim.get("quote_figure"))
-    at = quote.find(figure)
-    found = _DAY_AFTER_FIGURE.match(quote[at + len(figure) :]) if at >= 0 else None
+    found = _DAY_AFTER_FIGURE.match(_around_figure(claim, quote)[1])
     return first_date(found.group(1)) if found else None
 
 
@@ -168,11 +172,7 @@ _PROJECTED_BEFORE = re.compile(r"\b(?:projected|projections?|forecast(?:s|ed)?)\
 def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     if _ASKS_FORECAST.search(c.question):
         return None
-    projected = [
-        claim
-        for claim, quote in pairs
-        if (at := quote.find(str(claim.get("quote_figure")))) >= 0 and _PROJECTED_BEFORE.search(quote[:at])
-    ]
+    projected = [claim for claim, quote in pairs if _PROJECTED_BEFORE.search(_around_figure(claim, quote)[0])]
     if not projected:
         return None
     return {"check": "outcome", "ok": False, "detail": "the figure is a projection, not the outcome asked"}
@@ -188,14 +188,14 @@ _RANGE_BEFORE = re.compile(r"\d\s*(?:per\s?cent|percent|%)?\s*(?:-|–|to)\s*$")
 def _range_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     """One end of a range, or a weight in an index ("weight: 45.9 per cent in CPI"), is not the value
     asked. A question about a forecast or guidance may be answered by a range."""
+    range_answers = u.guidance or bool(_ASKS_FORECAST.search(c.question))
     for claim, quote in pairs:
-        figure = str(claim.get("quote_figure"))
-        at = quote.find(figure)
-        if at >= 0 and WEIGHT_BEFORE.search(quote[:at]):
+        before, after = _around_figure(claim, quote)
+        if WEIGHT_BEFORE.search(before):
             return {"check": "level", "ok": False, "detail": "the figure is a weight in an index, not the value asked"}
-        if at < 0 or not _RANGE_WORDS.search(quote) or u.guidance or _ASKS_FORECAST.search(c.question):
+        if range_answers or not _RANGE_WORDS.search(quote):
             continue
-        if _RANGE_AFTER.match(quote[at + len(figure) :]) or _RANGE_BEFORE.search(quote[:at]):
+        if _RANGE_AFTER.match(after) or _RANGE_BEFORE.search(before):
             return {"check": "level", "ok": False, "detail": "the figure is one end of a range, not the value asked"}
     return None
 
