@@ -481,7 +481,15 @@ RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
 # beside the model. Off (here), a search's BM25 side runs while its query is embedded: hybrid p95
 # at 100k 27.0 vs 29.6 ms (median of 6 runs each, `bench research_speed`'s uncached row alone).
 RESEARCH_ONNX_SPIN = env.bool("RESEARCH_ONNX_SPIN", default=False)
-RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=128)
+# Ingestion embeds one model batch per step, and writes step k while step k + 1 is embedded: a
+# step as small as a batch leaves only one batch's writes after the model's last (128: 0.86 of the
+# model's throughput, 32: 0.90, `bench research_speed`). The model may run this many steps ahead
+# of the writes; a file's memory stays bounded.
+RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=32)
+RESEARCH_EMBED_AHEAD_STEPS = env.int("RESEARCH_EMBED_AHEAD_STEPS", default=8)
+# While ingestion embeds, its database process (when on this machine) runs at the lowest CPU
+# priority, so its HNSW inserts fill the model's idle moments (research/ingest/cpu_share.py).
+RESEARCH_INGEST_DB_YIELDS = env.bool("RESEARCH_INGEST_DB_YIELDS", default=True)
 # all-MiniLM-L6-v2 reads 256 word pieces (254 + [CLS]/[SEP]); stay well inside the window.
 RESEARCH_CHUNK_TOKENS = env.int("RESEARCH_CHUNK_TOKENS", default=200)
 RESEARCH_CHUNK_OVERLAP = env.int("RESEARCH_CHUNK_OVERLAP", default=40)

@@ -319,6 +319,7 @@ def _store_chunks(
     """Embed and store the passages in one transaction: each step is written while the next one
     is being embedded (the model is the bottleneck, so writes no longer add to it). The corpus
     version is bumped — and the shared BM25 index for it published — in the same transaction."""
+    from research.ingest.cpu_share import database_yields_to_model
     from research.ingest.metadata import fill_missing_metadata
     from research.ingest.pipeline import embed_ahead
     from research.ingest.statement_rows import statement_rows_build
@@ -334,24 +335,25 @@ def _store_chunks(
         StatementRow.objects.filter(document_id=document_id).delete()
         Chunk.objects.filter(id__in=stale).delete()
         added: list[int] = []
-        for start, vectors in embed_ahead([d.text for d in drafts], progress=report):
-            created = Chunk.objects.bulk_create(
-                [
-                    Chunk(
-                        document_id=document_id,
-                        ordinal=start + i,
-                        page_number=d.page_number,
-                        page_label=d.page_label,
-                        section=d.section,
-                        text=d.text,
-                        token_count=d.token_count,
-                        embedding=vectors[i],
-                    )
-                    for i, d in enumerate(drafts[start : start + len(vectors)])
-                ],
-                batch_size=1000,
-            )
-            added += [chunk.pk for chunk in created]
+        with database_yields_to_model():
+            for start, vectors in embed_ahead([d.text for d in drafts], progress=report):
+                created = Chunk.objects.bulk_create(
+                    [
+                        Chunk(
+                            document_id=document_id,
+                            ordinal=start + i,
+                            page_number=d.page_number,
+                            page_label=d.page_label,
+                            section=d.section,
+                            text=d.text,
+                            token_count=d.token_count,
+                            embedding=vectors[i],
+                        )
+                        for i, d in enumerate(drafts[start : start + len(vectors)])
+                    ],
+                    batch_size=1000,
+                )
+                added += [chunk.pk for chunk in created]
         # The statement tables' rows, beside the passages that hold them (same transaction).
         StatementRow.objects.bulk_create(statement_rows_build(document_id, pages, drafts, added), batch_size=1000)
         locked = Document.objects.select_for_update().get(pk=document_id)

@@ -58,7 +58,8 @@ def embed_ahead(
     whole file's work, as :func:`parse_and_chunk` left it. An error in the thread is raised here;
     closing the iterator early stops the thread."""
     step = settings.RESEARCH_EMBED_PROGRESS_STEP
-    out: queue.Queue[object] = queue.Queue(maxsize=1)  # at most one finished step waits
+    # The model runs ahead of slow writes by a few steps, not a whole file.
+    out: queue.Queue[object] = queue.Queue(maxsize=settings.RESEARCH_EMBED_AHEAD_STEPS)
     stop = threading.Event()
 
     def hand_over(item: object) -> bool:
