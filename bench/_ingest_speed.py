@@ -30,23 +30,22 @@ def ingest_files() -> list[Any]:
     return files
 
 
-def _model_seconds(model: Any, texts: list[str], step: int) -> float:
-    """Seconds for ``model`` to embed ``texts``, ``step`` at a time (as the pipeline does)."""
+def _model_seconds(model: Any, texts: list[str]) -> float:
+    """Seconds for ``model`` to embed ``texts`` in the pipeline's own steps."""
+    from research.ingest.pipeline import embedding_steps
+
     began = time.perf_counter()
-    for i in range(0, len(texts), step):
-        model.embed(texts[i : i + step])
+    for start, end in embedding_steps(len(texts)):
+        model.embed(texts[start:end])
     return time.perf_counter() - began
 
 
 def _one_round(owner: Any, files: list[Any], embedder: Any, parity: int) -> tuple[float, float, list[list[str]]]:
     """(seconds ingesting, seconds of the model alone, each document's stored passages)."""
-    from django.conf import settings
-
     from research.ingest.pipeline import parse_and_chunk
     from research.models import Chunk, Document
     from research.services import document_ingest, document_upload
 
-    step = settings.RESEARCH_EMBED_PROGRESS_STEP
     Document.objects.filter(owner=owner, doc_type="ingest-bench").delete()
     # Upload with no worker running (the queued tasks find the documents done) and ingest here.
     created = document_upload(user=owner, files=files, doc_type="ingest-bench").created
@@ -61,7 +60,7 @@ def _one_round(owner: Any, files: list[Any], embedder: Any, parity: int) -> tupl
                 assert document_ingest(document_id=document.pk).status == Document.Status.DONE
                 ingest_s += time.perf_counter() - began
             else:
-                model_s += _model_seconds(embedder, texts, step)
+                model_s += _model_seconds(embedder, texts)
         stored.append(list(Chunk.objects.filter(document=document).order_by("ordinal").values_list("text", flat=True)))
         assert stored[-1] == texts
     Document.objects.filter(owner=owner, doc_type="ingest-bench").delete()
@@ -79,8 +78,6 @@ def ingestion_rows(owner: Any) -> list[dict[str, Any]]:
 
 
 def _rows(owner: Any) -> list[dict[str, Any]]:
-    from django.conf import settings
-
     from research.retrieval.embeddings import MiniLMEmbedder, get_embedder
 
     embedder = get_embedder()
@@ -94,7 +91,7 @@ def _rows(owner: Any) -> list[dict[str, Any]]:
     torch_embedder = MiniLMEmbedder()
     torch_embedder.embed(["warm up the model before timing"])
     texts = [t for document in stored for t in document]
-    torch_s = _model_seconds(torch_embedder, texts, settings.RESEARCH_EMBED_PROGRESS_STEP)
+    torch_s = _model_seconds(torch_embedder, texts)
     name, per_round = type(embedder).__name__, chunks // ROUNDS
     return [
         {"what": f"ingestion end to end ({name}): {len(files)} files, {per_round} chunks, × {ROUNDS} rounds",

@@ -486,6 +486,7 @@ RESEARCH_ONNX_SPIN = env.bool("RESEARCH_ONNX_SPIN", default=False)
 # model's throughput, 32: 0.90, `bench research_speed`). The model may run this many steps ahead
 # of the writes; a file's memory stays bounded.
 RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=32)
+RESEARCH_EMBED_LAST_STEP = env.int("RESEARCH_EMBED_LAST_STEP", default=8)  # research/ingest/pipeline.py
 RESEARCH_EMBED_AHEAD_STEPS = env.int("RESEARCH_EMBED_AHEAD_STEPS", default=8)
 # While ingestion embeds, its database process (when on this machine) runs at the lowest CPU
 # priority, so its HNSW inserts fill the model's idle moments (research/ingest/cpu_share.py).

@@ -6,7 +6,7 @@ import datetime as dt
 import hashlib
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePath
@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
 from django.http import HttpRequest
-from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from core.audit import audit_record
@@ -26,12 +25,11 @@ from core.tasks import enqueue
 from research.ingest.parsers import ParseError, check_pdf_opens, sniff
 from research.ingest.proposals import Proposal, propose
 from research.ingest.proposals import apply as apply_proposal
-from research.models import Chunk, Document, StatementRow
+from research.models import Document
 from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
 
 if TYPE_CHECKING:
-    from research.ingest.chunking import ChunkDraft
-    from research.ingest.parsers import Page
+    pass
 
 logger = logging.getLogger(__name__)
 INGEST_TASK = "research.ingest_document"  # the Celery task (research/tasks.py) that calls document_ingest
@@ -280,15 +278,26 @@ def _enqueue_ingest(document_id: int) -> None:
 
 def _set_progress(document_id: int, progress: int, message: str, **fields: Any) -> None:
     # Plain UPDATEs in autocommit: a polling page sees each step as it happens.
-    Document.objects.filter(pk=document_id).update(
-        progress=min(100, max(0, progress)), status_message=message[:200], updated_at=timezone.now(), **fields
-    )
+    update = partial(
+        Document.objects.filter(pk=document_id).update,
+        progress=min(100, max(0, progress)), status_message=message[:200], updated_at=timezone.now(), **fields,
+    )  # fmt: skip
+    if fields or connection.in_atomic_block:
+        update()
+        return
+    # A progress line alone does not wait for the disk: the embedding thread reports between two
+    # batches, and a WAL flush there (~7 ms) held the model up; after a crash the line is moot.
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        update()
 
 
 def document_ingest(*, document_id: int) -> Document:
     """Parse, chunk, embed and store one document. Idempotent: a finished document is left as it
     is, and a run interrupted half-way starts over (chunks are stored in one transaction)."""
     from research.ingest.pipeline import parse_and_chunk
+    from research.ingest.store import store_passages
 
     document = Document.objects.get(pk=document_id)
     if document.is_finished:
@@ -306,69 +315,7 @@ def document_ingest(*, document_id: int) -> Document:
         _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=str(exc)[:2000])
         document.refresh_from_db()
         return document
-    return _store_chunks(document_id, pages, drafts, report)
-
-
-# Key space of pg_advisory_xact_lock(key, document id) for ingestion runs.
-_INGEST_LOCK = 0x1D0C
-
-
-def _store_chunks(
-    document_id: int, pages: Sequence[Page], drafts: Sequence[ChunkDraft], report: Callable[[float, str], None]
-) -> Document:
-    """Embed and store the passages in one transaction: each step is written while the next one
-    is being embedded (the model is the bottleneck, so writes no longer add to it). The corpus
-    version is bumped — and the shared BM25 index for it published — in the same transaction."""
-    from research.ingest.cpu_share import database_yields_to_model
-    from research.ingest.metadata import fill_missing_metadata
-    from research.ingest.pipeline import embed_ahead
-    from research.ingest.statement_rows import statement_rows_build
-
-    with transaction.atomic():
-        # Two runs of one document (a redelivered task) take turns; the document row itself is
-        # not locked until the end, because the embedding thread keeps writing progress to it.
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_INGEST_LOCK, document_id])
-        if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
-            return Document.objects.get(pk=document_id)
-        stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
-        StatementRow.objects.filter(document_id=document_id).delete()
-        Chunk.objects.filter(id__in=stale).delete()
-        added: list[int] = []
-        with database_yields_to_model():
-            for start, vectors in embed_ahead([d.text for d in drafts], progress=report):
-                created = Chunk.objects.bulk_create(
-                    [
-                        Chunk(
-                            document_id=document_id,
-                            ordinal=start + i,
-                            page_number=d.page_number,
-                            page_label=d.page_label,
-                            section=d.section,
-                            text=d.text,
-                            token_count=d.token_count,
-                            embedding=vectors[i],
-                        )
-                        for i, d in enumerate(drafts[start : start + len(vectors)])
-                    ],
-                    batch_size=1000,
-                )
-                added += [chunk.pk for chunk in created]
-        # The statement tables' rows, beside the passages that hold them (same transaction).
-        StatementRow.objects.bulk_create(statement_rows_build(document_id, pages, drafts, added), batch_size=1000)
-        locked = Document.objects.select_for_update().get(pk=document_id)
-        fill_missing_metadata(locked, pages)
-        locked.status = Document.Status.DONE
-        locked.progress = 100
-        locked.status_message = (
-            f"{len(drafts)} passage{pluralize(len(drafts))} from {len(pages)} page{pluralize(len(pages))}"
-        )
-        locked.page_count = len(pages)
-        locked.chunk_count = len(drafts)
-        locked.ingested_at = timezone.now()
-        locked.save()
-        corpus_version_bump(ChunkChanges(added=added, removed=stale))
-    return locked
+    return store_passages(document_id, pages, drafts, report)
 
 
 def document_mark_failed(*, document_id: int, reason: str) -> None:

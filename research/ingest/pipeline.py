@@ -48,16 +48,33 @@ def parse_and_chunk(
     return pages, drafts
 
 
+def embedding_steps(count: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each step: ``RESEARCH_EMBED_PROGRESS_STEP`` texts at a time, with the
+    last step kept to ``RESEARCH_EMBED_LAST_STEP`` texts. The writes of the last step are the
+    only ones the model's work cannot hide (each passage is an insert into the HNSW index), so
+    the remainder is split to make them few: 56 texts → 0–32, 32–48, 48–56."""
+    step, last = settings.RESEARCH_EMBED_PROGRESS_STEP, max(1, settings.RESEARCH_EMBED_LAST_STEP)
+    bounds, start = [], 0
+    while count - start > step:
+        bounds.append((start, start + step))
+        start += step
+    if count - start > last:
+        bounds.append((start, count - last))
+        start = count - last
+    if count > start:
+        bounds.append((start, count))
+    return bounds
+
+
 def embed_ahead(
     texts: Sequence[str], *, progress: Progress | None = None
 ) -> Generator[tuple[int, np.ndarray], None, None]:
-    """Yield ``(start, vectors)`` for each step of ``RESEARCH_EMBED_PROGRESS_STEP`` texts, in order,
+    """Yield ``(start, vectors)`` for each of :func:`embedding_steps`, in order,
     while a background thread embeds the next step (the model runs outside the GIL).
 
     ``progress`` is called from that thread after each step, with the fraction 0.15–1.0 of the
     whole file's work, as :func:`parse_and_chunk` left it. An error in the thread is raised here;
     closing the iterator early stops the thread."""
-    step = settings.RESEARCH_EMBED_PROGRESS_STEP
     # The model runs ahead of slow writes by a few steps, not a whole file.
     out: queue.Queue[object] = queue.Queue(maxsize=settings.RESEARCH_EMBED_AHEAD_STEPS)
     stop = threading.Event()
@@ -78,13 +95,12 @@ def embed_ahead(
             # list holding a non-text is not looked up, so the model reports it at its own step.
             hit = cached_vectors(embedder, texts) if all(isinstance(t, str) for t in texts) else None
             parts = []
-            for start in range(0, len(texts), step):
+            for start, done in embedding_steps(len(texts)):
                 if hit is not None:
-                    vectors = hit[start : start + step]
+                    vectors = hit[start:done]
                 else:
-                    vectors = embedder.embed(list(texts[start : start + step]))
+                    vectors = embedder.embed(list(texts[start:done]))
                     parts.append(vectors)
-                done = min(len(texts), start + step)
                 if progress is not None:
                     progress(0.15 + 0.85 * done / len(texts), f"Embedded {done} of {len(texts)} passages")
                 if not hand_over((start, vectors)):

@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import socket
+import threading
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -105,6 +106,28 @@ def write_segment(root: Path, segment: Segment) -> str:
 def read_segment(root: Path, name: str) -> Segment:
     folder = root / "segments" / name
     return Segment(**{array: load_array(folder / f"{array}.npy") for array in Segment.array_names()})
+
+
+# The segments of the version this process opened last. A segment never changes once published
+# (each has a new name), so opening the next version maps only the new ones: publishing after
+# each ingest reopened every segment of the last (≈ 15 ms for a 100k library's 30 segments). Only
+# that version's are kept, so a segment cleaned up is not held mapped.
+_OPENED: dict[tuple[Path, str], Segment] = {}
+_OPENED_LOCK = threading.Lock()
+
+
+def _read_segments(root: Path, names: list[str]) -> list[Segment]:
+    for name in names:
+        if not (root / "segments" / name).is_dir():
+            raise FileNotFoundError(root / "segments" / name)
+    with _OPENED_LOCK:
+        kept = {}
+        for name in names:
+            opened = _OPENED.get((root, name))
+            kept[(root, name)] = opened if opened is not None else read_segment(root, name)
+        _OPENED.clear()
+        _OPENED.update(kept)
+        return [kept[(root, n)] for n in names]
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -229,7 +252,7 @@ def open_version(root: Path, version: int) -> StoredVersion | None:
         return None
     folder = root / "versions" / str(version)
     try:
-        segments = [read_segment(root, name) for name in manifest.segments]
+        segments = _read_segments(root, list(manifest.segments))
         deads = [load_array(folder / manifest.dead[n]) if n in manifest.dead else EMPTY_ROWS for n in manifest.segments]
         vocab = read_vocab(root, manifest.vocab) if manifest.vocab else HashVocab.empty()
         df = load_array(folder / "df.npy")

@@ -155,3 +155,24 @@ def test_vocabulary_lookup_survives_hash_collisions(monkeypatch: pytest.MonkeyPa
     vocab = HashVocab.empty().extended(["repo", "inflation", "rate"]).extended(["cut", "gdp"])
     assert [vocab.get(t) for t in ("repo", "inflation", "rate", "cut", "gdp", "hike")] == [0, 1, 2, 3, 4, None]
     assert vocab.term(3) == "cut" and len(vocab) == 5
+
+
+def test_opening_the_next_version_maps_only_its_new_segment_and_notices_a_removed_one(
+    tmp_path: Path, rows: list[tuple[int, int, str]]
+) -> None:
+    publish(tmp_path, 1, None, rows[:20])
+    publish(tmp_path, 2, 1, rows[20:40])
+    first, second = open_version(tmp_path, 1), open_version(tmp_path, 2)
+    assert first is not None and second is not None and len(second.segments) == 2
+    older = next(s for s, name in zip(second.segments, second.manifest.segments, strict=True)
+                 if name == first.manifest.segments[0])  # fmt: skip
+    assert older is first.segments[0]  # the same map, not opened again
+    assert_equals_reference(tmp_path, 2, rows[:40])
+    # A segment cleaned up is noticed, not served from a map this process still holds.
+    import shutil
+
+    shutil.rmtree(tmp_path / "segments" / second.manifest.segments[-1])
+    assert open_version(tmp_path, 2) is None
+    # Only the segments of the version opened last stay mapped.
+    assert open_version(tmp_path, 1) is not None
+    assert set(bm25_store._OPENED) == {(tmp_path, name) for name in first.manifest.segments}

@@ -79,3 +79,28 @@ def test_ingestion_writes_its_passages_at_the_lowest_priority(
     assert document_ingest(document_id=document.pk).status == "done"
     assert len(seen) >= 2 and set(seen) == {19}
     assert cpu_share.backend_nice(backend_pid()) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_progress_line_does_not_wait_for_the_disk_and_changes_nothing_else(admin_user: Any) -> None:
+    from django.db import transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from research.models import Document
+    from research.services import _set_progress
+
+    document = document_upload(user=admin_user, files=[UploadFile(name="p.txt", data=b"Rates held.")]).created[0]
+    with CaptureQueriesContext(connection) as queries:
+        _set_progress(document.pk, 40, "Embedded 32 of 80 passages")
+    assert [q["sql"] for q in queries][:2] == ["BEGIN", "SET LOCAL synchronous_commit TO OFF"]
+    assert Document.objects.get(pk=document.pk).status_message == "Embedded 32 of 80 passages"
+    with connection.cursor() as cursor:  # SET LOCAL ended with its own transaction
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
+    # A status change, or a line written inside someone else's transaction, commits as usual.
+    with CaptureQueriesContext(connection) as queries:
+        _set_progress(document.pk, 100, "Failed", status=Document.Status.FAILED, error="no text")
+        with transaction.atomic():
+            _set_progress(document.pk, 100, "Failed again")
+    assert not [q for q in queries if "synchronous_commit" in q["sql"]]
+    assert Document.objects.get(pk=document.pk).status == Document.Status.FAILED

@@ -67,3 +67,22 @@ def test_stopping_early_stops_the_thread(sentences: list[str], settings: Any) ->
     next(steps)
     steps.close()  # e.g. the database write failed and the transaction is rolling back
     assert not [t for t in threading.enumerate() if t.name == "embed-ahead"]
+
+
+def test_the_last_step_is_kept_small_so_few_writes_follow_the_model(settings: Any) -> None:
+    from research.ingest.pipeline import embedding_steps
+
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 32
+    settings.RESEARCH_EMBED_LAST_STEP = 8
+    assert embedding_steps(0) == []
+    assert embedding_steps(5) == [(0, 5)]
+    assert embedding_steps(8) == [(0, 8)]
+    assert embedding_steps(20) == [(0, 12), (12, 20)]
+    assert embedding_steps(40) == [(0, 32), (32, 40)]
+    assert embedding_steps(56) == [(0, 32), (32, 48), (48, 56)]
+    assert embedding_steps(191) == [(0, 32), (32, 64), (64, 96), (96, 128), (128, 160), (160, 183), (183, 191)]
+    for count in range(0, 300):
+        steps = embedding_steps(count)
+        assert [s for s, _ in steps[1:]] == [e for _, e in steps[:-1]]  # contiguous, in order
+        assert all(0 < e - s <= 32 for s, e in steps) and (not steps or steps[-1][1] == count)
+        assert not steps or steps[-1][1] - steps[-1][0] <= 8

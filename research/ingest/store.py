@@ -1,0 +1,75 @@
+"""Store a parsed file's passages: embedded and written in one transaction, with the statement
+rows and the corpus version (and its BM25 index) that go with them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.db import connection, transaction
+from django.template.defaultfilters import pluralize
+from django.utils import timezone
+
+from research.ingest import pipeline
+from research.ingest.chunking import ChunkDraft
+from research.ingest.cpu_share import database_yields_to_model
+from research.ingest.metadata import fill_missing_metadata
+from research.ingest.parsers import Page
+from research.ingest.statement_rows import statement_rows_build
+from research.models import Chunk, Document, StatementRow
+from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
+
+# Key space of pg_advisory_xact_lock(key, document id) for ingestion runs.
+_INGEST_LOCK = 0x1D0C
+
+
+def store_passages(
+    document_id: int, pages: Sequence[Page], drafts: Sequence[ChunkDraft], report: Callable[[float, str], None]
+) -> Document:
+    """Embed and store the passages in one transaction: each step is written while the next one
+    is being embedded (the model is the bottleneck, so writes no longer add to it). The corpus
+    version is bumped — and the shared BM25 index for it published — in the same transaction."""
+    with transaction.atomic():
+        # Two runs of one document (a redelivered task) take turns; the document row itself is
+        # not locked until the end, because the embedding thread keeps writing progress to it.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_INGEST_LOCK, document_id])
+        if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
+            return Document.objects.get(pk=document_id)
+        stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
+        StatementRow.objects.filter(document_id=document_id).delete()
+        Chunk.objects.filter(id__in=stale).delete()
+        added: list[int] = []
+        with database_yields_to_model():
+            for start, vectors in pipeline.embed_ahead([d.text for d in drafts], progress=report):
+                created = Chunk.objects.bulk_create(
+                    [
+                        Chunk(
+                            document_id=document_id,
+                            ordinal=start + i,
+                            page_number=d.page_number,
+                            page_label=d.page_label,
+                            section=d.section,
+                            text=d.text,
+                            token_count=d.token_count,
+                            embedding=vectors[i],
+                        )
+                        for i, d in enumerate(drafts[start : start + len(vectors)])
+                    ],
+                    batch_size=1000,
+                )
+                added += [chunk.pk for chunk in created]
+        # The statement tables' rows, beside the passages that hold them (same transaction).
+        StatementRow.objects.bulk_create(statement_rows_build(document_id, pages, drafts, added), batch_size=1000)
+        locked = Document.objects.select_for_update().get(pk=document_id)
+        fill_missing_metadata(locked, pages)
+        locked.status = Document.Status.DONE
+        locked.progress = 100
+        locked.status_message = (
+            f"{len(drafts)} passage{pluralize(len(drafts))} from {len(pages)} page{pluralize(len(pages))}"
+        )
+        locked.page_count = len(pages)
+        locked.chunk_count = len(drafts)
+        locked.ingested_at = timezone.now()
+        locked.save()
+        corpus_version_bump(ChunkChanges(added=added, removed=stale))
+    return locked
