@@ -481,10 +481,11 @@ RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
 # beside the model. Off (here), a search's BM25 side runs while its query is embedded: hybrid p95
 # at 100k 27.0 vs 29.6 ms (median of 6 runs each, `bench research_speed`'s uncached row alone).
 RESEARCH_ONNX_SPIN = env.bool("RESEARCH_ONNX_SPIN", default=False)
-# Ingestion embeds one model batch per step, and writes step k while step k + 1 is embedded: a
-# step as small as a batch leaves only one batch's writes after the model's last (128: 0.86 of the
-# model's throughput, 32: 0.90, `bench research_speed`). The model may run this many steps ahead
-# of the writes; a file's memory stays bounded.
+# Ingestion embeds one model batch per step, and writes step k while step k + 1 is embedded; the
+# last step is kept small, since its writes are the only ones the model cannot hide
+# (research/ingest/pipeline.embedding_steps). The model may run this many steps ahead of the
+# writes; a file's memory stays bounded. With the database yielding below, ingestion / model went
+# 0.87 → 0.92 on average over three A/B pairs (README "Retrieval speed at 100k chunks").
 RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=32)
 RESEARCH_EMBED_LAST_STEP = env.int("RESEARCH_EMBED_LAST_STEP", default=8)  # research/ingest/pipeline.py
 RESEARCH_EMBED_AHEAD_STEPS = env.int("RESEARCH_EMBED_AHEAD_STEPS", default=8)

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -27,9 +27,6 @@ from research.ingest.proposals import Proposal, propose
 from research.ingest.proposals import apply as apply_proposal
 from research.models import Document
 from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
-
-if TYPE_CHECKING:
-    pass
 
 logger = logging.getLogger(__name__)
 INGEST_TASK = "research.ingest_document"  # the Celery task (research/tasks.py) that calls document_ingest
