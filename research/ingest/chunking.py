@@ -70,13 +70,18 @@ def chunk_pages(
     overlap: int,
 ) -> list[ChunkDraft]:
     drafts: list[ChunkDraft] = []
-    for page in pages:
-        units: list[tuple[str, str]] = []  # (sentence, section)
-        for paragraph in page.paragraphs:
-            units.extend((sentence, paragraph.section) for sentence in split_sentences(paragraph.text))
+    # (sentence, section) of each page; every sentence of the file is counted in one call (the
+    # tokenizer's batch runs on all cores: parsing and chunking the ingestion bench's 7 files took
+    # 0.49 s counted page by page, 0.33 s at once).
+    page_units = [
+        [(sentence, paragraph.section) for paragraph in page.paragraphs for sentence in split_sentences(paragraph.text)]
+        for page in pages
+    ]
+    all_counts = iter(count_tokens([text for units in page_units for text, _ in units]))
+    for page, units in zip(pages, page_units, strict=True):
         if not units:
             continue
-        counts = count_tokens([text for text, _ in units])
+        counts = [next(all_counts) for _ in units]
         # Split the rare over-long sentence at word boundaries into pieces that fit.
         fitted: list[tuple[str, str, int]] = []
         for (text, section), n in zip(units, counts, strict=True):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
 import pytest
 
@@ -158,3 +159,24 @@ def test_chunks_fit_the_model_overlap_and_keep_sentences_whole(mpc_pages: list[P
     assert len(overlapping) >= len(same_page) // 2
     assert {c.page_label for c in chunks} == {str(n) for n in range(1, 15)}
     assert any(c.section.startswith("para 10") for c in chunks if c.page_label == "3")
+
+
+def test_a_whole_file_is_counted_in_one_tokenizer_call(mpc_pages: list[Page]) -> None:
+    """The tokenizer's batch runs on every core, so the file's sentences go to it at once; the
+    counts still land on their own sentences (the same chunks as counting page by page, with an
+    empty page between two pages of text)."""
+    embedder = get_embedder()
+    calls: list[int] = []
+
+    def counting(texts: Sequence[str]) -> list[int]:
+        calls.append(len(texts))
+        return embedder.count_tokens(texts)
+
+    pages = [*mpc_pages[:3], Page(number=90, label="90", paragraphs=[]), *mpc_pages[3:]]
+    whole = chunk_pages(pages, count_tokens=counting, max_tokens=200, overlap=40)
+    assert len(calls) == 1
+    one_by_one = [
+        c for page in pages for c in chunk_pages([page], count_tokens=embedder.count_tokens, max_tokens=200, overlap=40)
+    ]
+    assert whole == one_by_one
+    assert [len(wordpiece.tokenize(c.text)) for c in whole] == [c.token_count for c in whole]
