@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from django.conf import settings
@@ -82,16 +82,24 @@ def _restore_backend_nice(pid: int, nice: int) -> None:
 
 
 @contextlib.contextmanager
-def database_yields_to_model() -> Iterator[None]:
-    """Within the block, this connection's local PostgreSQL process runs at the lowest priority."""
+def database_yields_to_model() -> Iterator[Callable[[], None]]:
+    """Within the block, this connection's local PostgreSQL process runs at the lowest priority.
+    The block may give the priority back sooner by calling what it is given: once the model is on
+    its last step, the writes still queued should run beside it at full speed, not after it."""
     pid = _local_backend_pid() if settings.RESEARCH_INGEST_DB_YIELDS else None
     before = None
     if pid is not None and _can_restore():
         with contextlib.suppress(OSError, ValueError):
             before = backend_nice(pid)
             _set_backend_nice(pid, max(before, YIELDING_NICE))
-    try:
-        yield
-    finally:
+
+    def give_back() -> None:
+        nonlocal before
         if pid is not None and before is not None:
-            _restore_backend_nice(pid, before)
+            nice, before = before, None
+            _restore_backend_nice(pid, nice)
+
+    try:
+        yield give_back
+    finally:
+        give_back()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
 from django.db import connection, transaction
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
@@ -39,27 +40,19 @@ def store_passages(
         StatementRow.objects.filter(document_id=document_id).delete()
         Chunk.objects.filter(id__in=stale).delete()
         added: list[int] = []
-        with database_yields_to_model():
+        rows: list[StatementRow] | None = None
+        steps = pipeline.embedding_steps(len(drafts))
+        # Once the step before the last is handed over, the model has only the last one left.
+        last_shared = steps[-2][0] if len(steps) > 1 else None
+        with database_yields_to_model() as give_back:
             for start, vectors in pipeline.embed_ahead([d.text for d in drafts], progress=report):
-                created = Chunk.objects.bulk_create(
-                    [
-                        Chunk(
-                            document_id=document_id,
-                            ordinal=start + i,
-                            page_number=d.page_number,
-                            page_label=d.page_label,
-                            section=d.section,
-                            text=d.text,
-                            token_count=d.token_count,
-                            embedding=vectors[i],
-                        )
-                        for i, d in enumerate(drafts[start : start + len(vectors)])
-                    ],
-                    batch_size=1000,
-                )
-                added += [chunk.pk for chunk in created]
+                if start == last_shared:
+                    give_back()
+                if rows is None:  # while the model embeds the next step; linked by ordinal until stored
+                    rows = statement_rows_build(document_id, pages, drafts, range(len(drafts)))
+                added += _write_step(document_id, drafts[start : start + len(vectors)], start, vectors)
         # The statement tables' rows, beside the passages that hold them (same transaction).
-        StatementRow.objects.bulk_create(statement_rows_build(document_id, pages, drafts, added), batch_size=1000)
+        StatementRow.objects.bulk_create(_linked(rows or [], added), batch_size=1000)
         locked = Document.objects.select_for_update().get(pk=document_id)
         fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE
@@ -73,3 +66,32 @@ def store_passages(
         locked.save()
         corpus_version_bump(ChunkChanges(added=added, removed=stale))
     return locked
+
+
+def _write_step(document_id: int, drafts: Sequence[ChunkDraft], start: int, vectors: np.ndarray) -> list[int]:
+    """Store one step's passages (``drafts``, from ordinal ``start``); their new chunk ids."""
+    created = Chunk.objects.bulk_create(
+        [
+            Chunk(
+                document_id=document_id,
+                ordinal=start + i,
+                page_number=d.page_number,
+                page_label=d.page_label,
+                section=d.section,
+                text=d.text,
+                token_count=d.token_count,
+                embedding=vectors[i],
+            )
+            for i, d in enumerate(drafts)
+        ],
+        batch_size=1000,
+    )
+    return [chunk.pk for chunk in created]
+
+
+def _linked(rows: list[StatementRow], chunk_ids: Sequence[int]) -> list[StatementRow]:
+    """``rows`` built with passage ordinals for chunk ids, pointed at the stored chunks."""
+    for row in rows:
+        row.chunk_id = None if row.chunk_id is None else chunk_ids[row.chunk_id]
+        row.chunk_next_id = None if row.chunk_next_id is None else chunk_ids[row.chunk_next_id]
+    return rows

@@ -61,7 +61,7 @@ def test_the_restore_waits_out_the_kernels_rate_limit(monkeypatch: Any) -> None:
     assert calls == [(4242, 0)] * 3
 
 
-def test_ingestion_writes_its_passages_at_the_lowest_priority(
+def test_ingestion_writes_its_passages_at_the_lowest_priority_until_the_last_step(
     db: Any, admin_user: Any, monkeypatch: Any, settings: Any
 ) -> None:
     settings.RESEARCH_EMBED_PROGRESS_STEP = 2
@@ -70,15 +70,29 @@ def test_ingestion_writes_its_passages_at_the_lowest_priority(
 
     def watched(texts: Sequence[str], **kwargs: Any) -> Iterator[Any]:
         for step in real(texts, **kwargs):
-            seen.append(cpu_share.backend_nice(backend_pid()))  # as the service writes this step
             yield step
+            seen.append(cpu_share.backend_nice(backend_pid()))  # the service has written this step
 
     monkeypatch.setattr(pipeline, "embed_ahead", watched)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))
     document = document_upload(user=admin_user, files=[UploadFile(name="held.txt", data=text.encode())]).created[0]
-    assert document_ingest(document_id=document.pk).status == "done"
-    assert len(seen) >= 2 and set(seen) == {19}
+    done = document_ingest(document_id=document.pk)
+    assert done.status == "done"
+    steps = len(pipeline.embedding_steps(done.chunk_count))
+    # Every step is written at 19 while the model has more than its last step to embed; from the
+    # hand-over of the one before the last, the writes left run at full priority beside it.
+    assert steps >= 4 and seen == [19] * (steps - 2) + [0, 0]
     assert cpu_share.backend_nice(backend_pid()) == 0
+
+
+def test_the_block_can_give_the_priority_back_early_once(db: Any) -> None:
+    pid = backend_pid()
+    with cpu_share.database_yields_to_model() as give_back:
+        assert cpu_share.backend_nice(pid) == 19
+        give_back()
+        assert cpu_share.backend_nice(pid) == 0
+        give_back()  # a second call changes nothing (nor does the end of the block)
+    assert cpu_share.backend_nice(pid) == 0
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from research.ingest.statement_rows import joined
 from research.models import Chunk, Document, StatementRow
 from research.selectors import statement_rows_find
 from research.services import UploadFile, document_delete, document_ingest, document_upload
@@ -35,6 +36,17 @@ def test_rows_are_stored_with_their_passage_and_found_through_synonyms(analyst: 
     chunk = Chunk.objects.get(pk=capex[0].chunk_id)
     assert "Payments for acquisition of property, plant and equipment (8,796) (7,419)" in " ".join(chunk.text.split())
     assert capex[0].citation.endswith("p. 5 (PDF p. 8)")
+    # Every row points at passages of this document that hold its line (rows are built while the
+    # model embeds, by passage ordinal, and pointed at the stored chunk ids afterwards).
+    texts = {c.pk: " ".join(c.text.split()) for c in Chunk.objects.filter(document=document)}
+    linked = list(StatementRow.objects.filter(document=document, chunk__isnull=False))
+    assert len(linked) > 100
+    for row in linked:
+        if row.chunk_next_id is None:
+            assert row.line in texts[row.chunk_id], row.line
+        else:
+            assert row.line not in texts[row.chunk_id]
+            assert row.line in joined(texts[row.chunk_id], texts[row.chunk_next_id]), row.line
     revenue = statement_rows_find(
         user=analyst, label="revenue", document_ids=[document.pk], statement="income_statement"
     )
