@@ -29,25 +29,31 @@ _BURSTS = (
 REPEATS = int(os.environ.get("BENCH_CONTENTION_REPEATS", "3"))
 
 
+# Each setting: the command the stand-in runs under, and whether it gets a session (and so a
+# scheduler autogroup) of its own, set to the nice value cpu_share gives the database (19).
+SETTINGS: dict[str, tuple[list[str], bool] | None] = {
+    "none": None,
+    "own session, autogroup nice 19 (as the database)": ([], True),
+    "this session, nice 19": (["nice", "-n", "19"], False),
+    "SCHED_IDLE": (["chrt", "--idle", "0"], False),  # runs only when no other thread wants the core
+}
+
+
 def _start(setting: str) -> subprocess.Popen[bytes] | None:
     """The stand-in for the writes, at ``setting``; None for "none"."""
-    # Our own interpreter running a fixed program, under fixed system tools: no outside input.
-    command = [sys.executable, "-c", _BURSTS]
-    if setting == "none":
+    how = SETTINGS[setting]
+    if how is None:
         return None
-    if setting == "own session, autogroup nice 19 (as the database)":
-        process = subprocess.Popen(command, start_new_session=True)  # noqa: S603
+    prefix, own_session = how
+    # Our own interpreter running a fixed program, under fixed system tools: no outside input.
+    process = subprocess.Popen([*prefix, sys.executable, "-c", _BURSTS], start_new_session=own_session)  # noqa: S603
+    if own_session:
         time.sleep(0.1)
-        Path(f"/proc/{process.pid}/autogroup").write_text("19")
-    elif setting == "this session, nice 19":
-        process = subprocess.Popen(["nice", "-n", "19", *command])  # noqa: S603, S607
-    else:  # SCHED_IDLE: runs only when no other thread wants the core
-        process = subprocess.Popen(["chrt", "--idle", "0", *command])  # noqa: S603, S607
+        from research.ingest.cpu_share import YIELDING_NICE
+
+        Path(f"/proc/{process.pid}/autogroup").write_text(str(YIELDING_NICE))
     time.sleep(0.2)
     return process
-
-
-SETTINGS = ("none", "own session, autogroup nice 19 (as the database)", "this session, nice 19", "SCHED_IDLE")
 
 
 def measure(model_seconds: Callable[[], float]) -> dict[str, list[float]]:
