@@ -477,10 +477,9 @@ RESEARCH_QUERY_EMBED_CACHE = env.int("RESEARCH_QUERY_EMBED_CACHE", default=512) 
 # Threads that embed a query while the search ranks BM25 (research/retrieval/search.py).
 RESEARCH_QUERY_EMBED_THREADS = env.int("RESEARCH_QUERY_EMBED_THREADS", default=2)
 RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
-# onnxruntime's threads spin while they wait for work by default, taking a core from whatever runs
-# beside the model. Off (here), a search's BM25 side runs while its query is embedded: hybrid p95
-# at 100k 27.0 vs 29.6 ms (median of 6 runs each, `bench research_speed`'s uncached row alone).
-RESEARCH_ONNX_SPIN = env.bool("RESEARCH_ONNX_SPIN", default=False)
+# Batches the ONNX embedder runs side by side, one thread each (research/retrieval/embeddings.py);
+# 0 = one per core this process may use.
+RESEARCH_EMBED_THREADS = env.int("RESEARCH_EMBED_THREADS", default=0)
 # Ingestion embeds one model batch per step, and writes step k while step k + 1 is embedded; the
 # last step is kept small, since its writes are the only ones the model cannot hide
 # (research/ingest/pipeline.embedding_steps). The model may run this many steps ahead of the

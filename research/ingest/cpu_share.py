@@ -1,8 +1,8 @@
 """Ingestion's database writes give way to the embedding model on a machine they share.
 
 While a document is embedded, its passages of the step before are written: on the embedded
-PostgreSQL (the default) that is a server process on the same cores, and its HNSW inserts stall
-the model's two-thread operators whenever they take one of its cores. Lowering the CPU priority of
+PostgreSQL (the default) that is a server process on the same cores, and its HNSW inserts delay
+the model's batches whenever they take one of its cores. Lowering the CPU priority of
 this connection's server process for the duration lets the writes run in the model's idle
 moments instead (ingestion / model 0.86 → see README "Retrieval speed at 100k chunks").
 

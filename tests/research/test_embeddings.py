@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -106,12 +107,59 @@ def test_query_embeddings_are_remembered_per_process(onnx_embedder: MiniLMOnnxEm
     assert float(first @ other) < 0.9
 
 
-@pytest.mark.parametrize(("spin", "expected"), [(False, "0"), (True, "1")])
-def test_onnx_threads_spin_only_when_configured(spin: bool, expected: str) -> None:
-    """Spinning threads take a core from the BM25 side of a search that runs beside the query's
-    embedding (config/settings.py RESEARCH_ONNX_SPIN); the session must carry the setting."""
-    with override_settings(RESEARCH_ONNX_SPIN=spin):
-        embedder = MiniLMOnnxEmbedder()
-        embedder.embed(["repo rate decision"])
-    options = embedder._session.get_session_options()
-    assert options.get_session_config_entry("session.intra_op.allow_spinning") == expected
+def _record_batches(
+    embedder: MiniLMOnnxEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[int, int, float, float]]:
+    """(thread, texts, start, end) of every model run ``embedder`` makes from now on."""
+    runs: list[tuple[int, int, float, float]] = []
+    inner = embedder._embed_batch
+
+    def recorded(texts: list[str]) -> np.ndarray:
+        began = time.perf_counter()
+        vectors = inner(texts)
+        runs.append((threading.get_ident(), len(texts), began, time.perf_counter()))
+        return vectors
+
+    monkeypatch.setattr(embedder, "_embed_batch", recorded)
+    return runs
+
+
+def test_a_bulk_embedding_runs_one_batch_per_core_side_by_side(
+    onnx_embedder: MiniLMOnnxEmbedder, rbi_texts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ingestion's steps (32 texts) run as one single-threaded batch per core, at the same time,
+    each batch texts of similar length; the vectors come back in the order of the texts."""
+    texts = rbi_texts[:26]
+    alone = np.vstack([onnx_embedder.embed([t]) for t in texts])
+    monkeypatch.setattr(onnx_embedder, "workers", 2)
+    batches = onnx_embedder.batches(texts)
+    by_length = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    assert [len(b) for b in batches] == [13, 13] and batches[0] + batches[1] == by_length
+    runs = _record_batches(onnx_embedder, monkeypatch)
+    together = onnx_embedder.embed(texts)
+    assert np.abs(together - alone).max() < 1e-5
+    assert sorted(n for _t, n, _s, _e in runs) == [13, 13]
+    threads = {thread for thread, *_ in runs}
+    assert len(threads) == 2 and threading.get_ident() not in threads
+    (_, _, start_a, end_a), (_, _, start_b, end_b) = runs
+    assert max(start_a, start_b) < min(end_a, end_b)  # the two runs overlapped in time
+    assert onnx_embedder._session.get_session_options().intra_op_num_threads == 1
+
+
+def test_batches_hold_at_most_the_batch_size_and_one_worker_keeps_the_order(
+    rbi_texts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder = MiniLMOnnxEmbedder(batch_size=4)
+    embedder.workers = 2
+    texts = rbi_texts[:11]
+    batches = embedder.batches(texts)
+    assert [len(b) for b in batches] == [4, 4, 3]
+    assert [i for b in batches for i in b] == sorted(range(11), key=lambda i: len(texts[i]))
+    assert [len(b) for b in embedder.batches(texts[:3])] == [2, 1]  # both workers get a share
+    # One worker, one batch: run in the calling thread, and still returned in the texts' order.
+    embedder.workers = 1
+    mixed = [rbi_texts[5], rbi_texts[0], rbi_texts[-1]]
+    alone = np.vstack([embedder.embed([t]) for t in mixed])
+    runs = _record_batches(embedder, monkeypatch)
+    assert np.abs(embedder.embed(mixed) - alone).max() < 1e-5
+    assert [(thread, n) for thread, n, _s, _e in runs] == [(threading.get_ident(), 3)]
