@@ -30,6 +30,8 @@ class Bm25Params:
 class Vocab(Protocol):
     def get(self, term: str) -> int | None: ...
 
+    def get_many(self, terms: Sequence[str]) -> list[int | None]: ...
+
     def __len__(self) -> int: ...
 
 
@@ -212,6 +214,9 @@ def _best(rows: np.ndarray, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.
 class DictVocab(dict[str, int]):
     """An in-memory vocabulary (term → id)."""
 
+    def get_many(self, terms: Sequence[str]) -> list[int | None]:
+        return [self.get(term) for term in terms]
+
 
 def index_of(rows: Rows, vocab: Vocab, params: Bm25Params) -> Bm25Index:
     """An in-memory index of ``rows`` as a single segment."""
@@ -231,7 +236,7 @@ class _Builder:
         self._rows = Rows.empty()
 
     def add(self, rows: Sequence[tuple[int, int, str]]) -> None:
-        tokeniser = Tokeniser(self.vocab.get, len(self.vocab))
+        tokeniser = Tokeniser(self.vocab.get_many, len(self.vocab))
         added = tokeniser.rows(rows)
         for term in tokeniser.new_terms:
             self.vocab[term] = len(self.vocab)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
+from itertools import chain
 
 import numpy as np
 
@@ -167,38 +168,36 @@ def merge(parts: list[tuple[Segment, np.ndarray]]) -> Segment:
 
 class Tokeniser:
     """Turns ``(chunk id, document id, text)`` rows into :class:`Rows` with the project's one
-    tokenizer. Terms are looked up with ``known`` (the vocabulary so far); a term it does not know
-    gets the next free id, recorded in ``new_terms`` in id order."""
+    tokenizer. Terms are looked up with ``known`` (the vocabulary so far, many terms at a time); a
+    term it does not know gets the next free id, recorded in ``new_terms`` in id order."""
 
-    def __init__(self, known: Callable[[str], int | None], first_new_id: int) -> None:
+    def __init__(self, known: Callable[[list[str]], list[int | None]], first_new_id: int) -> None:
         self._known = known
         self._next = first_new_id
         self._ids: dict[str, int] = {}
         self.new_terms: list[str] = []
 
-    def term_id(self, term: str) -> int:
-        found = self._ids.get(term)
-        if found is None:
-            found = self._known(term)
+    def _learn(self, terms: list[str]) -> None:
+        """Give each of ``terms`` (not seen before, in order of first use) its id."""
+        for term, found in zip(terms, self._known(terms), strict=True):
             if found is None:
                 found = self._next
                 self._next += 1
                 self.new_terms.append(term)
             self._ids[term] = found
-        return found
 
     def rows(self, rows: Iterable[tuple[int, int, str]]) -> Rows:
         chunk_ids: list[int] = []
         doc_ids: list[int] = []
-        lengths: list[int] = []
-        flat: list[int] = []
-        ids, term_id = self._ids, self.term_id
+        tokens: list[list[str]] = []
         for chunk_id, doc_id, text in rows:
-            tokens = tokenize(text)
             chunk_ids.append(chunk_id)
             doc_ids.append(doc_id)
-            lengths.append(len(tokens))
-            flat.extend([ids[t] if t in ids else term_id(t) for t in tokens])
+            tokens.append(tokenize(text))
+        ids = self._ids
+        self._learn([t for t in dict.fromkeys(chain.from_iterable(tokens)) if t not in ids])
+        lengths = [len(row) for row in tokens]
+        flat = [ids[t] for row in tokens for t in row]
         n_rows = len(chunk_ids)
         row_of = np.repeat(np.arange(n_rows, dtype=np.int64), lengths)
         # One (row, term) key per token; unique keys with their counts are the postings.

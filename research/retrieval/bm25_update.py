@@ -67,7 +67,7 @@ class Draft:
             self.vocab, self.vocab_name = base.vocab, base.manifest.vocab
             self.df = np.array(base.df, dtype=np.int64)
             self.n, self.total_length = base.manifest.n, base.manifest.total_length
-        self.tokeniser = Tokeniser(self.vocab.get, len(self.vocab))
+        self.tokeniser = Tokeniser(self.vocab.get_many, len(self.vocab))
 
     def chunk_ids(self) -> np.ndarray:
         """Chunk ids of the live rows, ascending."""
@@ -135,7 +135,7 @@ class Draft:
         if self.tokeniser.new_terms:
             self.vocab = self.vocab.extended(self.tokeniser.new_terms)
             self.vocab_name = write_vocab(self.root, self.vocab)
-            self.tokeniser = Tokeniser(self.vocab.get, len(self.vocab))
+            self.tokeniser = Tokeniser(self.vocab.get_many, len(self.vocab))
         names = [p.name for p in self.parts if p.name is not None]
         deads = {p.name: p.dead for p in self.parts if p.name is not None and len(p.dead)}
         manifest = Manifest(

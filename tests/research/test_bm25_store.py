@@ -155,6 +155,19 @@ def test_vocabulary_lookup_survives_hash_collisions(monkeypatch: pytest.MonkeyPa
     vocab = HashVocab.empty().extended(["repo", "inflation", "rate"]).extended(["cut", "gdp"])
     assert [vocab.get(t) for t in ("repo", "inflation", "rate", "cut", "gdp", "hike")] == [0, 1, 2, 3, 4, None]
     assert vocab.term(3) == "cut" and len(vocab) == 5
+    # The batch lookup agrees, colliding terms and terms past the last hash included.
+    terms = ["cut", "hike", "gdp", "rate", "repo", "inflation", "zz", "policy repo rate", "", "rate"]
+    assert vocab.get_many(terms) == [3, None, 4, 2, 0, 1, None, None, None, 2]
+    assert HashVocab.empty().get_many(["repo"]) == [None] and vocab.get_many([]) == []
+
+
+def test_batch_lookup_matches_one_at_a_time_over_a_real_vocabulary(rows: list[tuple[int, int, str]]) -> None:
+    from research.retrieval.text import tokenize
+
+    words = list(dict.fromkeys(t for _c, _d, text in rows for t in tokenize(text)))
+    vocab = HashVocab.empty().extended(words[::2])
+    assert vocab.get_many(words) == [vocab.get(w) for w in words]
+    assert vocab.get_many(words)[:4] == [0, None, 1, None]
 
 
 def test_opening_the_next_version_maps_only_its_new_segment_and_notices_a_removed_one(
