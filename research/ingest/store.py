@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from research.ingest import pipeline
 from research.ingest.chunking import ChunkDraft
-from research.ingest.cpu_share import database_yields_to_model
+from research.ingest.cpu_share import database_yields_to_model, model_threads_get_the_gil_sooner
 from research.ingest.metadata import fill_missing_metadata
 from research.ingest.parsers import Page
 from research.ingest.statement_rows import statement_rows_build
@@ -44,7 +44,7 @@ def store_passages(
         steps = pipeline.embedding_steps(len(drafts))
         # Once the step before the last is handed over, the model has only the last one left.
         last_shared = steps[-2][0] if len(steps) > 1 else None
-        with database_yields_to_model() as give_back:
+        with database_yields_to_model() as give_back, model_threads_get_the_gil_sooner():
             for start, vectors in pipeline.embed_ahead([d.text for d in drafts], progress=report):
                 if start == last_shared:
                     give_back()

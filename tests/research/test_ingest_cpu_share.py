@@ -118,3 +118,54 @@ def test_a_progress_line_does_not_wait_for_the_disk_and_changes_nothing_else(adm
             _set_progress(document.pk, 100, "Failed again")
     assert not [q for q in queries if "synchronous_commit" in q["sql"]]
     assert Document.objects.get(pk=document.pk).status == Document.Status.FAILED
+
+
+def test_the_gil_changes_hands_sooner_only_while_some_block_is_open() -> None:
+    import sys
+    import threading
+
+    before = sys.getswitchinterval()
+    assert before != cpu_share.INGEST_SWITCH_INTERVAL == 0.0005
+    inside, release = threading.Event(), threading.Event()
+
+    def other_ingestion() -> None:
+        with cpu_share.model_threads_get_the_gil_sooner():
+            inside.set()
+            release.wait(5)
+
+    other = threading.Thread(target=other_ingestion)
+    with pytest.raises(RuntimeError), cpu_share.model_threads_get_the_gil_sooner():
+        assert sys.getswitchinterval() == 0.0005
+        other.start()
+        assert inside.wait(5)
+        raise RuntimeError("the write failed")
+    # The other block is still open: the shorter interval stays until it ends too.
+    assert sys.getswitchinterval() == 0.0005
+    release.set()
+    other.join()
+    assert sys.getswitchinterval() == before
+
+
+def test_ingestion_embeds_while_the_gil_changes_hands_sooner(
+    db: Any, admin_user: Any, monkeypatch: Any, settings: Any
+) -> None:
+    import sys
+
+    settings.RESEARCH_EMBED_CACHE_DIR = ""  # the model itself must run, not the embedding cache
+
+    from research.retrieval.embeddings import get_embedder
+
+    before, seen = sys.getswitchinterval(), []
+    embedder = get_embedder()
+    real = embedder.embed
+
+    def watched(texts: Sequence[str]) -> Any:
+        seen.append(sys.getswitchinterval())
+        return real(texts)
+
+    monkeypatch.setattr(embedder, "embed", watched)
+    text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(60))
+    document = document_upload(user=admin_user, files=[UploadFile(name="held.txt", data=text.encode())]).created[0]
+    assert document_ingest(document_id=document.pk).status == "done"
+    assert seen and set(seen) == {cpu_share.INGEST_SWITCH_INTERVAL}
+    assert sys.getswitchinterval() == before
