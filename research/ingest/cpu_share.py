@@ -1,4 +1,5 @@
-"""Ingestion's database writes give way to the embedding model on a machine they share.
+"""Ingestion's database writes give way to the embedding model on a machine they share, and
+the model's threads get the GIL sooner from the thread that writes (see INGEST_SWITCH_INTERVAL).
 
 While a document is embedded, its passages of the step before are written: on the embedded
 PostgreSQL (the default) that is a server process on the same cores, and its HNSW inserts delay

@@ -175,15 +175,16 @@ class HashVocab:
         wanted = np.fromiter((term_hash(t) for t in terms), dtype=np.uint64, count=len(terms))
         at = np.minimum(np.searchsorted(self.hashes, wanted), len(self.hashes) - 1)
         candidates = np.asarray(self.order)[at]
-        same_hash = (np.asarray(self.hashes)[at] == wanted).tolist()
+        same_hash = np.asarray(self.hashes)[at] == wanted
         offsets = np.asarray(self.offsets)
-        starts, ends = offsets[candidates].tolist(), offsets[candidates + 1].tolist()
+        starts, ends = offsets[candidates], offsets[candidates + 1]
         raw = np.asarray(self.terms).data
         found: list[int | None] = []
-        for i, (term, candidate) in enumerate(zip(terms, candidates.tolist(), strict=True)):
-            if not same_hash[i]:
+        looked_up = zip(terms, candidates.tolist(), same_hash.tolist(), starts.tolist(), ends.tolist(), strict=True)
+        for term, candidate, hashed_alike, start, end in looked_up:
+            if not hashed_alike:
                 found.append(None)
-            elif raw[starts[i] : ends[i]] == term.encode():
+            elif raw[start:end] == term.encode():
                 found.append(candidate)
             else:  # another term with the same hash comes first: walk the run
                 found.append(self.get(term))

@@ -261,8 +261,9 @@ class MiniLMOnnxEmbedder(MiniLMEmbedder):
         Why batches run side by side, one thread each, rather than one at a time on every core:
         the model's operators split across threads wait for each other, so whenever anything
         else (ingestion's database writes) takes one core, the other thread stalls too. Side by
-        side, a batch that loses its core delays only itself: ingestion / model 0.92 → 0.94+
-        (README "Retrieval speed at 100k chunks"), and the model alone is as fast."""
+        side, a batch that loses its core delays only itself: work at a low priority beside the
+        model no longer slows it (+10 % before, bench/_contention.py), and ingestion and the
+        model alone both ran about 8 % faster (README "Retrieval speed at 100k chunks")."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         count = max(-(-len(texts) // self.batch_size), min(self.workers, len(texts)))
         size = -(-len(texts) // count)
