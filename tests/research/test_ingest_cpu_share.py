@@ -96,13 +96,17 @@ def test_the_block_can_give_the_priority_back_early_once(db: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_progress_line_does_not_wait_for_the_disk_and_changes_nothing_else(admin_user: Any) -> None:
+def test_a_progress_line_does_not_wait_for_the_disk_and_changes_nothing_else(admin_user: Any, monkeypatch: Any) -> None:
     from django.db import transaction
     from django.test.utils import CaptureQueriesContext
 
+    from research import services
     from research.models import Document
     from research.services import _set_progress
 
+    # Nothing is queued: a Celery worker left running by an earlier test would otherwise ingest
+    # the document (its rows are committed here) while this test writes its status.
+    monkeypatch.setattr(services, "_enqueue_ingest", lambda document_id: None)
     document = document_upload(user=admin_user, files=[UploadFile(name="p.txt", data=b"Rates held.")]).created[0]
     with CaptureQueriesContext(connection) as queries:
         _set_progress(document.pk, 40, "Embedded 32 of 80 passages")
