@@ -96,22 +96,32 @@ def _restore_backend_nice(pid: int, nice: int) -> None:
 
 
 @contextlib.contextmanager
-def database_yields_to_model() -> Iterator[Callable[[], None]]:
+def database_yields_to_model() -> Iterator[Callable[..., None]]:
     """Within the block, this connection's local PostgreSQL process runs at the lowest priority.
-    The block may give the priority back sooner by calling what it is given: once the model is on
-    its last step, the writes still queued should run beside it at full speed, not after it."""
+    The block may give the priority back sooner by calling what it is given, from any thread:
+    once the model is on its last step, the writes still queued should run beside it at full
+    speed, not after it. ``give_back(wait=False)`` does not wait out the kernel's rate limit (the
+    embedding thread calls it, and must not stall the model); the end of the block then does."""
     pid = _local_backend_pid() if settings.RESEARCH_INGEST_DB_YIELDS else None
     before = None
     if pid is not None and _can_restore():
         with contextlib.suppress(OSError, ValueError):
             before = backend_nice(pid)
             _set_backend_nice(pid, max(before, YIELDING_NICE))
+    lock = threading.Lock()
 
-    def give_back() -> None:
+    def give_back(*, wait: bool = True) -> None:
         nonlocal before
-        if pid is not None and before is not None:
-            nice, before = before, None
-            _restore_backend_nice(pid, nice)
+        with lock:
+            if pid is None or before is None:
+                return
+            try:
+                (_restore_backend_nice if wait else _set_backend_nice)(pid, before)
+            except BlockingIOError:
+                if wait:
+                    raise
+                return  # rate-limited: the end of the block restores it
+            before = None
 
     try:
         yield give_back

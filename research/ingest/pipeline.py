@@ -67,14 +67,16 @@ def embedding_steps(count: int) -> list[tuple[int, int]]:
 
 
 def embed_ahead(
-    texts: Sequence[str], *, progress: Progress | None = None
+    texts: Sequence[str], *, progress: Progress | None = None, on_last_step: Callable[[], None] | None = None
 ) -> Generator[tuple[int, np.ndarray], None, None]:
     """Yield ``(start, vectors)`` for each of :func:`embedding_steps`, in order,
     while a background thread embeds the next step (the model runs outside the GIL).
 
     ``progress`` is called from that thread after each step, with the fraction 0.15–1.0 of the
-    whole file's work, as :func:`parse_and_chunk` left it. An error in the thread is raised here;
-    closing the iterator early stops the thread."""
+    whole file's work, as :func:`parse_and_chunk` left it. ``on_last_step`` is called from that
+    thread as it starts the last of two or more steps (when the caller may still be writing an
+    earlier one). An error in the thread is raised here; closing the iterator early stops the
+    thread."""
     # The model runs ahead of slow writes by a few steps, not a whole file.
     out: queue.Queue[object] = queue.Queue(maxsize=settings.RESEARCH_EMBED_AHEAD_STEPS)
     stop = threading.Event()
@@ -95,7 +97,10 @@ def embed_ahead(
             # list holding a non-text is not looked up, so the model reports it at its own step.
             hit = cached_vectors(embedder, texts) if all(isinstance(t, str) for t in texts) else None
             parts = []
-            for start, done in embedding_steps(len(texts)):
+            steps = embedding_steps(len(texts))
+            for start, done in steps:
+                if on_last_step is not None and len(steps) > 1 and start == steps[-1][0]:
+                    on_last_step()
                 if hit is not None:
                     vectors = hit[start:done]
                 else:

@@ -4,6 +4,7 @@ rows and the corpus version (and its BM25 index) that go with them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 from django.db import connection, transaction
@@ -41,13 +42,12 @@ def store_passages(
         Chunk.objects.filter(id__in=stale).delete()
         added: list[int] = []
         rows: list[StatementRow] | None = None
-        steps = pipeline.embedding_steps(len(drafts))
-        # Once the step before the last is handed over, the model has only the last one left.
-        last_shared = steps[-2][0] if len(steps) > 1 else None
         with database_yields_to_model() as give_back, model_threads_get_the_gil_sooner():
-            for start, vectors in pipeline.embed_ahead([d.text for d in drafts], progress=report):
-                if start == last_shared:
-                    give_back()
+            # As the model starts its last step, the writes still queued get full priority, to
+            # end beside it: this thread may then still be writing an earlier step.
+            last_step = partial(give_back, wait=False)
+            texts = [d.text for d in drafts]
+            for start, vectors in pipeline.embed_ahead(texts, progress=report, on_last_step=last_step):
                 if rows is None:  # while the model embeds the next step; linked by ordinal until stored
                     rows = statement_rows_build(document_id, pages, drafts, range(len(drafts)))
                 added += _write_step(document_id, drafts[start : start + len(vectors)], start, vectors)

@@ -3,7 +3,7 @@ priority back before the connection goes back to the pool."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -61,28 +61,88 @@ def test_the_restore_waits_out_the_kernels_rate_limit(monkeypatch: Any) -> None:
     assert calls == [(4242, 0)] * 3
 
 
-def test_ingestion_writes_its_passages_at_the_lowest_priority_until_the_last_step(
+def test_ingestion_writes_at_the_lowest_priority_until_the_model_starts_its_last_step(
     db: Any, admin_user: Any, monkeypatch: Any, settings: Any
 ) -> None:
+    from research.retrieval.embeddings import get_embedder
+
+    settings.RESEARCH_EMBED_CACHE_DIR = ""  # the model itself must run, not the embedding cache
     settings.RESEARCH_EMBED_PROGRESS_STEP = 2
-    seen: list[int] = []
-    real = pipeline.embed_ahead
+    pid = backend_pid()
+    nice_at_each_embed: list[int] = []
+    embedder = get_embedder()
+    real = embedder.embed
 
-    def watched(texts: Sequence[str], **kwargs: Any) -> Iterator[Any]:
-        for step in real(texts, **kwargs):
-            yield step
-            seen.append(cpu_share.backend_nice(backend_pid()))  # the service has written this step
+    def watched(texts: Sequence[str]) -> Any:
+        nice_at_each_embed.append(cpu_share.backend_nice(pid))  # read from the embedding thread
+        return real(texts)
 
-    monkeypatch.setattr(pipeline, "embed_ahead", watched)
+    monkeypatch.setattr(embedder, "embed", watched)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))
     document = document_upload(user=admin_user, files=[UploadFile(name="held.txt", data=text.encode())]).created[0]
     done = document_ingest(document_id=document.pk)
     assert done.status == "done"
     steps = len(pipeline.embedding_steps(done.chunk_count))
-    # Every step is written at 19 while the model has more than its last step to embed; from the
-    # hand-over of the one before the last, the writes left run at full priority beside it.
-    assert steps >= 4 and seen == [19] * (steps - 2) + [0, 0]
-    assert cpu_share.backend_nice(backend_pid()) == 0
+    # The writes yield while the model has more than its last step to embed; as it starts the
+    # last one, the writes still queued get their priority back to end beside it.
+    assert steps >= 4 and nice_at_each_embed == [19] * (steps - 1) + [0]
+    assert cpu_share.backend_nice(pid) == 0
+
+
+def test_the_priority_comes_back_while_the_writer_is_still_on_an_earlier_step(
+    db: Any, admin_user: Any, monkeypatch: Any, settings: Any
+) -> None:
+    # A write starved at the lowest priority must not hold the priority down: the model's last
+    # step gives it back, whichever step this thread is still writing.
+    import time
+
+    from research.ingest import store
+
+    settings.RESEARCH_EMBED_CACHE_DIR = ""
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 2
+    settings.RESEARCH_EMBED_AHEAD_STEPS = 8
+    pid = backend_pid()
+    real_write = store._write_step
+    waited: list[float] = []
+
+    def slow_first_write(document_id: int, drafts: Any, start: int, vectors: Any) -> list[int]:
+        if start == 0:  # stuck on step 0 until the priority is back (or give up after 10 s)
+            began = time.monotonic()
+            while cpu_share.backend_nice(pid) != 0 and time.monotonic() - began < 10:
+                time.sleep(0.01)
+            waited.append(time.monotonic() - began)
+            assert cpu_share.backend_nice(pid) == 0
+        return real_write(document_id, drafts, start, vectors)
+
+    monkeypatch.setattr(store, "_write_step", slow_first_write)
+    text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))
+    document = document_upload(user=admin_user, files=[UploadFile(name="held.txt", data=text.encode())]).created[0]
+    done = document_ingest(document_id=document.pk)
+    assert done.status == "done" and len(pipeline.embedding_steps(done.chunk_count)) >= 3
+    assert len(waited) == 1 and waited[0] < 10
+
+
+def test_a_rate_limited_early_give_back_does_not_wait_and_the_block_end_restores(db: Any, monkeypatch: Any) -> None:
+    import threading
+
+    pid = backend_pid()
+    real_set = cpu_share._set_backend_nice
+    refusals = [BlockingIOError()]
+
+    def rate_limited(target: int, nice: int) -> None:
+        if nice == 0 and refusals:
+            raise refusals.pop()
+        real_set(target, nice)
+
+    monkeypatch.setattr(cpu_share, "_set_backend_nice", rate_limited)
+    with cpu_share.database_yields_to_model() as give_back:
+        other = threading.Thread(target=give_back, kwargs={"wait": False})  # as the embedding thread calls it
+        other.start()
+        other.join()
+        assert not refusals and cpu_share.backend_nice(pid) == 19  # refused once, and it did not wait
+        give_back(wait=False)  # a second early call, no longer refused, gives it back
+        assert cpu_share.backend_nice(pid) == 0
+    assert cpu_share.backend_nice(pid) == 0
 
 
 def test_the_block_can_give_the_priority_back_early_once(db: Any) -> None:

@@ -86,3 +86,34 @@ def test_the_last_step_is_kept_small_so_few_writes_follow_the_model(settings: An
         assert [s for s, _ in steps[1:]] == [e for _, e in steps[:-1]]  # contiguous, in order
         assert all(0 < e - s <= 32 for s, e in steps) and (not steps or steps[-1][1] == count)
         assert not steps or steps[-1][1] - steps[-1][0] <= 8
+
+
+def test_the_last_step_is_announced_from_the_embedding_thread_before_it_is_embedded(
+    sentences: list[str], settings: Any, monkeypatch: Any
+) -> None:
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 8
+    settings.RESEARCH_EMBED_LAST_STEP = 4
+    settings.RESEARCH_EMBED_CACHE_DIR = ""
+    embedder = get_embedder()
+    real = embedder.embed
+    events: list[tuple[str, str]] = []
+
+    def watched(texts: list[str]) -> Any:
+        events.append(("embed", texts[0]))
+        return real(texts)
+
+    monkeypatch.setattr(embedder, "embed", watched)
+
+    def announced() -> None:
+        events.append(("last step", threading.current_thread().name))
+
+    list(embed_ahead(sentences, on_last_step=announced))  # 20 texts: 0-8, 8-16, 16-20
+    assert events == [
+        ("embed", sentences[0]),
+        ("embed", sentences[8]),
+        ("last step", "embed-ahead"),
+        ("embed", sentences[16]),
+    ]
+    events.clear()
+    list(embed_ahead(sentences[:4], on_last_step=announced))  # one step: nothing to announce
+    assert events == [("embed", sentences[0])]
