@@ -72,11 +72,9 @@ def embed_ahead(
     """Yield ``(start, vectors)`` for each of :func:`embedding_steps`, in order,
     while a background thread embeds the next step (the model runs outside the GIL).
 
-    ``progress`` is called from that thread after each step, with the fraction 0.15–1.0 of the
-    whole file's work, as :func:`parse_and_chunk` left it. ``on_last_step`` is called from that
-    thread as it starts the last of two or more steps (when the caller may still be writing an
-    earlier one). An error in the thread is raised here; closing the iterator early stops the
-    thread."""
+    From that thread, ``progress`` is called after each step with the fraction 0.15–1.0 of the
+    file's work, and ``on_last_step`` as the last of two or more steps starts (the caller may
+    still be writing an earlier one). Its error is raised here; closing early stops it."""
     # The model runs ahead of slow writes by a few steps, not a whole file.
     out: queue.Queue[object] = queue.Queue(maxsize=settings.RESEARCH_EMBED_AHEAD_STEPS)
     stop = threading.Event()
