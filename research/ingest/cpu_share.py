@@ -96,12 +96,12 @@ def _restore_backend_nice(pid: int, nice: int) -> None:
 
 
 @contextlib.contextmanager
-def database_yields_to_model() -> Iterator[Callable[..., None]]:
+def database_yields_to_model() -> Iterator[Callable[[], None]]:
     """Within the block, this connection's local PostgreSQL process runs at the lowest priority.
     The block may give the priority back sooner by calling what it is given, from any thread:
     once the model is on its last step, the writes still queued should run beside it at full
-    speed, not after it. ``give_back(wait=False)`` does not wait out the kernel's rate limit (the
-    embedding thread calls it, and must not stall the model); the end of the block then does."""
+    speed, not after it. That call does not wait out the kernel's rate limit (the embedding
+    thread makes it, and must not stall the model); the end of the block does."""
     pid = _local_backend_pid() if settings.RESEARCH_INGEST_DB_YIELDS else None
     before = None
     if pid is not None and _can_restore():
@@ -110,23 +110,21 @@ def database_yields_to_model() -> Iterator[Callable[..., None]]:
             _set_backend_nice(pid, max(before, YIELDING_NICE))
     lock = threading.Lock()
 
-    def give_back(*, wait: bool = True) -> None:
+    def restore(set_nice: Callable[[int, int], None]) -> None:
         nonlocal before
         with lock:
-            if pid is None or before is None:
-                return
-            try:
-                (_restore_backend_nice if wait else _set_backend_nice)(pid, before)
-            except BlockingIOError:
-                if wait:
-                    raise
-                return  # rate-limited: the end of the block restores it
-            before = None
+            if pid is not None and before is not None:
+                set_nice(pid, before)
+                before = None
+
+    def give_back() -> None:
+        with contextlib.suppress(BlockingIOError):  # rate-limited: the end of the block restores it
+            restore(_set_backend_nice)
 
     try:
         yield give_back
     finally:
-        give_back()
+        restore(_restore_backend_nice)
 
 
 @contextlib.contextmanager

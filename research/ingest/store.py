@@ -4,7 +4,6 @@ rows and the corpus version (and its BM25 index) that go with them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 
 import numpy as np
 from django.db import connection, transaction
@@ -45,9 +44,8 @@ def store_passages(
         with database_yields_to_model() as give_back, model_threads_get_the_gil_sooner():
             # As the model starts its last step, the writes still queued get full priority, to
             # end beside it: this thread may then still be writing an earlier step.
-            last_step = partial(give_back, wait=False)
             texts = [d.text for d in drafts]
-            for start, vectors in pipeline.embed_ahead(texts, progress=report, on_last_step=last_step):
+            for start, vectors in pipeline.embed_ahead(texts, progress=report, on_last_step=give_back):
                 if rows is None:  # while the model embeds the next step; linked by ordinal until stored
                     rows = statement_rows_build(document_id, pages, drafts, range(len(drafts)))
                 added += _write_step(document_id, drafts[start : start + len(vectors)], start, vectors)

@@ -136,11 +136,11 @@ def test_a_rate_limited_early_give_back_does_not_wait_and_the_block_end_restores
 
     monkeypatch.setattr(cpu_share, "_set_backend_nice", rate_limited)
     with cpu_share.database_yields_to_model() as give_back:
-        other = threading.Thread(target=give_back, kwargs={"wait": False})  # as the embedding thread calls it
+        other = threading.Thread(target=give_back)  # as the embedding thread calls it
         other.start()
         other.join()
         assert not refusals and cpu_share.backend_nice(pid) == 19  # refused once, and it did not wait
-        give_back(wait=False)  # a second early call, no longer refused, gives it back
+        give_back()  # a second early call, no longer refused, gives it back
         assert cpu_share.backend_nice(pid) == 0
     assert cpu_share.backend_nice(pid) == 0
 
