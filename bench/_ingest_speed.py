@@ -46,7 +46,7 @@ def _one_round(owner: Any, files: list[Any], embedder: Any, parity: int) -> tupl
     from research.models import Chunk, Document
     from research.services import document_ingest, document_upload
 
-    Document.objects.filter(owner=owner, doc_type="ingest-bench").delete()
+    _delete_bench_documents(owner)
     # Upload with no worker running (the queued tasks find the documents done) and ingest here.
     created = document_upload(user=owner, files=files, doc_type="ingest-bench").created
     ingest_s = model_s = 0.0
@@ -63,8 +63,19 @@ def _one_round(owner: Any, files: list[Any], embedder: Any, parity: int) -> tupl
                 model_s += _model_seconds(embedder, texts)
         stored.append(list(Chunk.objects.filter(document=document).order_by("ordinal").values_list("text", flat=True)))
         assert stored[-1] == texts
-    Document.objects.filter(owner=owner, doc_type="ingest-bench").delete()
+    _delete_bench_documents(owner)
     return ingest_s, model_s, stored
+
+
+def _delete_bench_documents(owner: Any) -> None:
+    """Through the service, as an analyst would: the shared BM25 index is updated with the
+    deletion here, untimed (a bulk delete left it to the next timed ingestion to reconcile in
+    full), and the files go too."""
+    from research.models import Document
+    from research.services import document_delete
+
+    for document in Document.objects.filter(owner=owner, doc_type="ingest-bench"):
+        document_delete(user=owner, document=document)
 
 
 def ingestion_rows(owner: Any) -> list[dict[str, Any]]:

@@ -4,11 +4,13 @@ rows and the corpus version (and its BM25 index) that go with them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 from django.db import connection, transaction
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from pgvector import Vector
 
 from research.ingest import pipeline
 from research.ingest.chunking import ChunkDraft
@@ -78,7 +80,7 @@ def _write_step(document_id: int, drafts: Sequence[ChunkDraft], start: int, vect
                 section=d.section,
                 text=d.text,
                 token_count=d.token_count,
-                embedding=vectors[i],
+                embedding=ExactVectorText(vectors[i]),
             )
             for i, d in enumerate(drafts)
         ],
@@ -93,3 +95,18 @@ def _linked(rows: list[StatementRow], chunk_ids: Sequence[int]) -> list[Statemen
         row.chunk_id = None if row.chunk_id is None else chunk_ids[row.chunk_id]
         row.chunk_next_id = None if row.chunk_next_id is None else chunk_ids[row.chunk_next_id]
     return rows
+
+
+class ExactVectorText(Vector):
+    """A float32 vector sent to the database as text with nine significant digits, the fewest
+    that read back as the very same float32 (pgvector's own text has Python's seventeen). Formatting
+    it costs about a third as much: pgvector's took a fifth of the writing thread's CPU time in
+    the ingestion bench, beside the model."""
+
+    def to_text(self) -> str:
+        return _vector_format(len(self._value)) % tuple(self._value)
+
+
+@cache
+def _vector_format(dimensions: int) -> str:
+    return "[" + ",".join(["%.9g"] * dimensions) + "]"
