@@ -70,12 +70,21 @@ def _one_round(owner: Any, files: list[Any], embedder: Any, parity: int) -> tupl
 def _delete_bench_documents(owner: Any) -> None:
     """Through the service, as an analyst would: the shared BM25 index is updated with the
     deletion here, untimed (a bulk delete left it to the next timed ingestion to reconcile in
-    full), and the files go too."""
+    full), and the files go too.
+
+    Then the passages table is vacuumed, index included, untimed (about 10 s): otherwise the
+    bench's own churn brings an autovacuum due every few dozen rounds, and its pass over the HNSW
+    index (4–5 CPU-seconds) lands on whichever half of a round it meets (single rounds of an A/B
+    ranged 0.84–0.99 with one in them)."""
+    from django.db import connection
+
     from research.models import Document
     from research.services import document_delete
 
     for document in Document.objects.filter(owner=owner, doc_type="ingest-bench"):
         document_delete(user=owner, document=document)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE, INDEX_CLEANUP ON) research_chunk")
 
 
 def ingestion_rows(owner: Any) -> list[dict[str, Any]]:
