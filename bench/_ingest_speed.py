@@ -72,7 +72,7 @@ def _delete_bench_documents(owner: Any) -> None:
     deletion here, untimed (a bulk delete left it to the next timed ingestion to reconcile in
     full), and the files go too.
 
-    Then the passages table is vacuumed, index included, untimed (about 10 s): otherwise the
+    Then the passages table is vacuumed, index included, untimed (10–13 s): otherwise the
     bench's own churn brings an autovacuum due every few dozen rounds, and its pass over the HNSW
     index (4–5 CPU-seconds) lands on whichever half of a round it meets (single rounds of an A/B
     ranged 0.84–0.99 with one in them)."""
