@@ -295,7 +295,12 @@ def search_query(question: str, u: Understanding, library: list[LibDoc]) -> str:
     kept = [w for w in re.split(r"\s+", _FILLER.sub(" ", text)) if w and w.lower().strip("?,.'’s") not in words]
     focused = " ".join(kept).strip(" ?,.")
     for metric in u.metrics:
-        if metric.label.lower() not in focused.lower():
+        label = metric.label.lower()
+        # The label is added where it names the metric more fully than the question ("GDP growth"
+        # → "real GDP growth"), not where the question uses another full name of it ("headline
+        # inflation" for "CPI inflation"): that would pull in the passages written with the label's words.
+        synonym = any(" " in term and term not in label and term in focused.lower() for term in metric.terms)
+        if label not in focused.lower() and not synonym:
             focused = f"{focused} {metric.label}"
     return focused if len(focused.split()) >= 2 else question
 

@@ -64,6 +64,22 @@ def test_a_question_becomes_filters_over_any_dated_series() -> None:
     assert search_query("What did the board decide at its April 2024 meeting?", u, LIBRARY).startswith("decide")
 
 
+def test_the_search_adds_the_metrics_label_only_where_it_names_the_metric_more_fully() -> None:
+    def query(question: str) -> str:
+        return search_query(question, understand(question, LIBRARY), LIBRARY)
+
+    # "Headline inflation" is the question's own name for CPI inflation: searching for "CPI
+    # inflation" as well ranked the annual report's monthly CPI readings above its year's figure.
+    assert query("What was headline inflation in 2023-24 according to the annual report?") == (
+        "headline inflation in 2023-24"
+    )
+    # "GDP growth" is part of the label's "real GDP growth", and "inflation" alone names no kind.
+    assert query("What GDP growth did the MPC project for 2024-25 at its June 2024 meeting?").endswith(
+        "real GDP growth"
+    )
+    assert query("What does the annual report say about inflation in 2023-24?").endswith("CPI inflation")
+
+
 def test_metrics_and_aspects() -> None:
     assert [m.key for m in metrics_asked("What was the reverse repo rate?")] == ["reverse_repo"]
     assert [m.key for m in metrics_asked("What does the annual report say about inflation?")] == ["cpi"]
