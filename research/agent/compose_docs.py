@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
-from research.agent.composer import Composer, excerpt
+from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import Candidate, Evidence, candidates, choose
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric
@@ -45,10 +46,6 @@ _CUT = ("reduc", "cut", "lower")
 _RAISE = ("increas", "rais", "hik")
 
 
-def _doc_name(passage: dict[str, Any]) -> str:
-    return str(passage.get("document_title") or passage["citation"].rsplit(", p.", 1)[0])
-
-
 def _verb(word: str) -> str:
     word = word.lower()
     return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
@@ -66,11 +63,11 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
         verb = _verb(groups["verb"])
         action = " ".join(x for x in (verb, f"by {move}" if move else "", f"to {level}" if level else "") if x)
         if verb in ("cut", "raised"):
-            return f"In {_doc_name(p)}, the {metric.label} was {action}."
-        return f"In {_doc_name(p)}, {metric.label} {action}."
+            return f"In {document_name(p)}, the {metric.label} was {action}."
+        return f"In {document_name(p)}, {metric.label} {action}."
     if m := UNCHANGED_RE.search(s):
         level = c.quote_claim(p, m.group(1), "per cent", metric.label, **memo)
-        return f"In {_doc_name(p)}, the {metric.label} was kept unchanged at {level}."
+        return f"In {document_name(p)}, the {metric.label} was kept unchanged at {level}."
     return None
 
 
@@ -120,13 +117,13 @@ def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, 
     label = u.metrics[0].label if u.metrics else "The figure"
     period = f" ({', '.join(t.label for t in u.targets)})" if u.targets else ""
     ref = c.quote_claim(cand.passage, figure[0], figure[1], u.metrics[0].label if u.metrics else "figure", **memo)
-    return f"{label[:1].upper()}{label[1:]}{period}: {ref}, according to {_doc_name(cand.passage)}."
+    return f"{label[:1].upper()}{label[1:]}{period}: {ref}, according to {document_name(cand.passage)}."
 
 
 def _figures_line(c: Composer, picked: list[tuple[Candidate, str, str]], u: Understanding) -> str:
     """“The figures asked: 500 employees and 4 per cent, according to …” — each a quote claim on its sentence."""
     refs = [c.quote_claim(cand.passage, num, unit, "figure asked", **_memo(u, cand)) for cand, num, unit in picked]
-    docs = list(dict.fromkeys(_doc_name(cand.passage) for cand, _, _ in picked))
+    docs = list(dict.fromkeys(document_name(cand.passage) for cand, _, _ in picked))
     what = "The figure asked" if len(refs) == 1 else "The figures asked"
     line = f"{what}: {' and '.join(refs)}, according to {' and '.join(docs)}."
     quoted: list[str] = []
@@ -143,7 +140,7 @@ def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
         passage, display=table.split, value=len(table.yes), against=len(table.no), label="vote (for–against)"
     )
     against = f"; against — {join_names(table.no)}" if table.no else " (unanimous)"
-    return f"The vote in {_doc_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
+    return f"The vote in {document_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
 
 
 def _memo(u: Understanding, cand: Candidate) -> dict[str, Any]:
@@ -195,7 +192,7 @@ def _other_period_line(c: Composer, question: str, u: Understanding, passages: l
     what = u.metrics[0].label if u.metrics else "this figure"
     ref = c.quote_claim(cand.passage, *figure, what, answers=False, target=found) if figure else "a figure"
     c.parts.append(
-        f"The library has the {what} for {found} ({ref}, in {_doc_name(cand.passage)}), not for {asked.label}."
+        f"The library has the {what} for {found} ({ref}, in {document_name(cand.passage)}), not for {asked.label}."
     )
     c.quote(cand.passage, cand.sentence, what, figure_claim=False)
     c.outcome = "no_document"
@@ -222,6 +219,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
     if compose_statements(c, out):
         return  # answered from statement cells (research/agent/compose_statements.py)
     passages = out.get("passages") or []
+    if compose_stance(c, passages):
+        return  # "Did the MPC change its stance …?": the committee's decision, yes or no
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")

@@ -15,12 +15,24 @@ from research.agent.extract import display_figure, first_figure
 
 
 def excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:
-    """At most ``limit`` characters of ``sentence``, centred on its figure when it is longer."""
+    """At most ``limit`` characters of ``sentence``, centred on its figure when it is longer, in
+    whole words (a quote ending "going forwar" reads as a typo in the source)."""
     if len(sentence) <= limit:
         return sentence
     at = sentence.find(figure) if figure else 0
     start = max(0, at - limit // 2)
-    return sentence[start : start + limit].strip()
+    end = start + limit
+    if start > 0 and not sentence[start - 1].isspace():
+        start = sentence.find(" ", start) + 1 or start  # the word cut at the start goes
+    cut = sentence.rfind(" ", start, end)
+    if end < len(sentence) and not sentence[end].isspace() and cut > start:
+        end = cut  # and the word cut at the end
+    return sentence[start:end].strip()
+
+
+def document_name(passage: dict[str, Any]) -> str:
+    """The title of the document ``passage`` is from ("RBI MPC Minutes, August 2024")."""
+    return str(passage.get("document_title") or passage["citation"].rsplit(", p.", 1)[0])
 
 
 def bracket_safe(text: Any) -> str:

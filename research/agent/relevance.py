@@ -252,6 +252,8 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         # Answered from statement cells by the operation the question asks (a value, a ratio, growth
         # computed by the calculator): "how much did … spend" is the amount, "how much did … grow" the growth.
         covered |= {"level", "change", "count"}
+    if c.assessment.get("stance_decision"):
+        covered.add("change")  # the committee's decision on its stance, quoted, says whether it changed
     if c.assessment.get("passage_figures"):
         # Each figure asked was read, in the unit asked, from the sentence that best matches the question.
         covered |= {"level", "change", "count"}

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 
 from core.llm import LLMResponse
+from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence
 from research.agent.state import ChatState, llm_usage
@@ -99,11 +100,13 @@ def _no_document_result(query: str, args: dict[str, Any], understood: dict[str, 
 
 def _complete(state: ChatState, query: str, u: Understanding, passages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``passages`` plus, for each aspect the chosen document's passages do not cover, the best
-    passages of that document for it (one extra search per aspect, at most two)."""
+    passages of that document for it (one extra search per aspect, at most two), and for a question
+    about a change of stance whose passages hold no decision on the stance, the passages for that."""
     from research.agent import store
 
     ev = choose(query, u, passages)
-    if ev is None or not ev.uncovered:
+    stance = stance_query(state.get("resolved") or state["question"], passages)  # as asked: a yes/no
+    if ev is None or not (ev.uncovered or stance):
         return passages
     seen = {p["chunk_id"] for p in passages}
     wanted = set(ev.uncovered)
@@ -112,7 +115,8 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
         passages = passages + tables
         seen |= {p["chunk_id"] for p in tables}
         wanted -= {"who", "count"} if tables else set()
-    for query_text in dict.fromkeys(aspect_query(a, u, query) for a in sorted(wanted)):
+    queries = [aspect_query(a, u, query) for a in sorted(wanted)] + ([stance] if stance else [])
+    for query_text in dict.fromkeys(queries):
         extra = store.run_tool(
             state,
             "search_financial_documents",
