@@ -32,6 +32,11 @@ STANCE_DECISION = re.compile(
     + r")\b[^.;•]{0,80}?\b(?:stance|accommodat\w*|neutral)",
     re.I,
 )
+# A decision that keeps one thing and changes the stance ("decided to keep the policy rate unchanged
+# and to change the stance to neutral") changes it; "a change in stance" is a noun, not a decision.
+STANCE_CHANGED = re.compile(
+    r"\b(?:chang|shift|alter)\w*\s+(?:the\s+|its\s+)?(?:monetary\s+)?(?:policy\s+)?stance\b", re.I
+)
 MEMBERS_FOR_ANOTHER_STANCE = re.compile(r"\bvoted for (?:a )?change in (?:the )?stance\b", re.I)
 
 
@@ -61,7 +66,7 @@ def compose_stance(c: Composer, passages: list[dict[str, Any]]) -> bool:
     if decision is None:
         return False
     passage, sentence, match = decision
-    changed = match.group("verb").lower() in _CHANGES
+    changed = match.group("verb").lower() in _CHANGES or bool(STANCE_CHANGED.search(sentence))
     vote = _first(passages, MEMBERS_FOR_ANOTHER_STANCE)
     if not changed and "stance" not in sentence.lower() and vote is None:
         # "decided to remain focused on withdrawal of accommodation" keeps a course, but not

@@ -76,6 +76,19 @@ def test_a_decision_to_change_the_stance_is_a_yes() -> None:
     ]
 
 
+def test_a_decision_that_keeps_the_rate_and_changes_the_stance_is_a_yes() -> None:
+    # Constructed on the pattern of the February 2017 resolution (p. 5: "The committee decided to change
+    # the stance from accommodative to neutral while keeping the policy rate on hold"), with the verbs
+    # in the other order: the first verb after "decided to" is "keep", yet the stance changed.
+    sentence = "The MPC decided to keep the policy repo rate unchanged and to change the stance to neutral."
+    c = _answer("Did the MPC change its stance?", [_passage(4, 3, "RBI MPC Minutes, Month", 2, sentence)])
+    assert c is not None and c.parts[0].startswith("Yes.")
+    # "A change in stance" named as a noun is not the committee changing it.
+    kept = "The MPC decided to maintain the neutral stance, as a change in stance was not warranted."
+    c = _answer("Did the MPC change its stance?", [_passage(4, 3, "RBI MPC Minutes, Month", 2, kept)])
+    assert c is not None and c.parts[0].startswith("No.")
+
+
 def test_a_decision_that_names_the_stance_it_keeps_is_a_no_on_its_own() -> None:
     # RBI MPC Minutes, December 2018, p. 7.
     december = "RBI MPC Minutes, December 2018"
