@@ -71,6 +71,7 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     return None
 
 
+_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|at most|up to)\s*$", re.I)
 # The words between a figure and the period that dates it: "4.8 per cent in April 2024".
 _DATED_BY = re.compile(r"\s*(?:per\s?cent|percent|%)?\s*(?:in|during|for)\s+", re.I)
 
@@ -79,8 +80,13 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     """The figure the question asks for: the one the sentence dates by the target period ("4.8
     per cent in April 2024"), else the first after the target's mention, else after the metric's
     name, else the sentence's first."""
-    # A weight in an index ("(weight: 45.9 per cent in CPI)") describes the basket, not the metric.
-    found = [f for f in figures_in(sentence) if not WEIGHT_BEFORE.search(sentence[: f[0]])]
+    # A weight in an index ("(weight: 45.9 per cent in CPI)") describes the basket, not the metric;
+    # a bound ("the projected headline CPI rate of above 5%") is not its level.
+    found = [
+        f
+        for f in figures_in(sentence)
+        if not WEIGHT_BEFORE.search(sentence[: f[0]]) and not _BOUND_BEFORE.search(sentence[: f[0]])
+    ]
     percent = not u.metrics or u.metrics[0].percent
     levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
     preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]

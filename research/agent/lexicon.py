@@ -52,7 +52,8 @@ METRICS: tuple[Metric, ...] = (
         "cpi",
         "CPI inflation",
         ("cpi inflation", "headline inflation", "inflation", "cpi"),
-        excludes=("core inflation", "food inflation"),
+        # "The core inflation (CPI excluding items of Food, … Fuel & Light)" names CPI only to define core.
+        excludes=("core inflation", "food inflation", "cpi excluding", "cpi-excluding"),
         asked=("inflation", "cpi"),
     ),
     Metric(

@@ -201,6 +201,13 @@ def _split_periods(question: str, families: list[str], library: list[LibDoc]) ->
     words = set().union(*(family_words(library).get(f, set()) for f in families)) if families else set()
     periods = find_periods(question)
     months = [p for p in periods if p.kind in ("month", "year")]
+    # "the projection for 2024-25 … between February 2024 and April 2024": the figure's own period
+    # is named apart, so months in which meetings were held name those meetings' documents.
+    meeting_months = (
+        len(months) > 1
+        and any(p.kind in ("fy", "quarter") for p in periods)
+        and all(m.kind == "month" and _dated_in(m, library) for m in months)
+    )
     doc: list[Period] = []
     target: list[Period] = []
     for p in periods:
@@ -209,8 +216,10 @@ def _split_periods(question: str, families: list[str], library: list[LibDoc]) ->
         elif p.kind == "fy":
             named = families and _near_family(question, p, words) and _has_fy_docs(families, library)
             (doc if named else target).append(p)
-        elif _near_family(question, p, words) or (
-            len(months) == 1 and (families or MEETING_RE.search(question) or _dated_in(p, library))
+        elif (
+            meeting_months
+            or _near_family(question, p, words)
+            or (len(months) == 1 and (families or MEETING_RE.search(question) or _dated_in(p, library)))
         ):
             doc.append(p)
         else:
@@ -325,13 +334,20 @@ def doc_matches(doc: LibDoc, u: Understanding) -> bool:
         return False
     if u.fiscal and not any(fiscal_matches(doc, ask) for ask in u.fiscal):
         return False
+    months = [p for p in u.doc_periods if p.kind == "month"]
+    if len(months) > 1 and not any(_dated(doc, p, u) for p in months):
+        return False  # "the February 2024 and April 2024 minutes": either month's document
     for period in u.doc_periods:
         if period.kind == "fy" and doc.period_start and doc.period_end:
             if not (doc.period_start <= period.start and doc.period_end >= period.end - dt.timedelta(days=1)):
                 return False  # a fiscal year names a report covering it, not every meeting in it
-        elif not (period.overlaps(doc.start, doc.end) or (not u.meeting and period.contains(doc.doc_date))):
+        elif not (len(months) > 1 and period.kind == "month") and not _dated(doc, period, u):
             return False
     return True
+
+
+def _dated(doc: LibDoc, period: Period, u: Understanding) -> bool:
+    return period.overlaps(doc.start, doc.end) or (not u.meeting and period.contains(doc.doc_date))
 
 
 def matching_documents(u: Understanding, library: list[LibDoc]) -> list[LibDoc] | None:

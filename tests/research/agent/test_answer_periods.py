@@ -234,3 +234,20 @@ def test_a_weight_in_the_index_is_not_the_inflation_asked() -> None:
     c.quote(passage, sentence, "food inflation", figure_claim=False)
     checks = {x["check"]: (x["ok"], x["detail"]) for x in assess(understand(asked, LIBRARY), c, meta)["checks"]}
     assert checks["level"] == (False, "the figure is a weight in an index, not the value asked")
+
+
+def test_a_bound_is_not_the_level_asked() -> None:
+    from research.agent.compose_docs import _anchor_figure
+
+    # RBI MPC Minutes, December 2023, p. 6 (read by hand): "above 5%" bounds the projection; the
+    # projection itself (5.2 per cent) is on p. 3. Reading 5 per cent as the level would be wrong.
+    sentence = (
+        "Given that inflation remains well above the target over the short term, with the projected headline CPI "
+        "rate of above 5% up to Q1: 2024-25, there is a need to continue the policy support for sustaining the "
+        "trajectory to the target."
+    )
+    asked = understand("What was the CPI inflation projection for Q1 2024-25 in the December 2023 minutes?", LIBRARY)
+    assert _anchor_figure(sentence, asked) is None
+    # A bound beside a level: the level is read.
+    both = "CPI inflation stayed above 4 per cent all year and reached 5.1 per cent in Q1 2024-25."
+    assert _anchor_figure(both, asked) == ("5.1", "per cent")

@@ -9,7 +9,7 @@ import pytest
 
 from research.agent.composer import Composer
 from research.agent.horizons import horizon_asked
-from research.agent.lexicon import aspects_asked, metrics_asked
+from research.agent.lexicon import METRICS, aspects_asked, metrics_asked, names_metric
 from research.agent.periods import find_periods, mentions, quarter
 from research.agent.relevance import assess
 from research.agent.series import Move, move_asked, navigate, no_document_info, rewrite_for
@@ -86,6 +86,35 @@ def test_metrics_and_aspects() -> None:
     assert aspects_asked("By how much did the MPC cut the repo rate and to what level?") >= {"change", "level"}
     assert aspects_asked("Who dissented and what was the vote split?") == {"who", "count"}
     assert "why" in aspects_asked("Why did the committee hold rates?")
+
+
+def test_core_inflation_defined_by_what_it_leaves_out_of_cpi_is_not_cpi_inflation() -> None:
+    cpi = next(m for m in METRICS if m.key == "cpi")
+    # RBI MPC Minutes, December 2023, p. 5 (a member's statement): core, not headline, inflation.
+    core = (
+        "The core inflation (CPI excluding items of Food, Pan, Tobacco and Intoxicants and Fuel & Light) is "
+        "projected to drop from 4.3 per cent in Q3: 2023-24 to 4.1 per cent in Q1: 2024-25 but increase to 4.4 "
+        "per cent in Q2: 2024-25."
+    )
+    assert not names_metric(core, cpi)
+    # The same minutes, p. 6, and February 2024, p. 3: headline CPI inflation.
+    assert names_metric("the projected headline CPI rate of above 5% up to Q1: 2024-25", cpi)
+    assert names_metric("CPI inflation for 2024-25 is projected at 4.5 per cent with Q1 at 5.0 per cent", cpi)
+
+
+def test_two_meeting_months_beside_the_figures_own_period_name_both_meetings() -> None:
+    u = understand("How did the NIM projection for 2024-25 change between March 2024 and April 2024?", LIBRARY)
+    assert [p.label for p in u.doc_periods] == ["March 2024", "April 2024"]
+    assert [t.label for t in u.targets] == ["2024-25"]
+    # Either month's minutes, and the annual report whose year ends in March 2024 (as for one month).
+    assert [d.id for d in matching_documents(u, LIBRARY) or []] == [1, 2, 5]
+    one = understand("What was the NIM projection for 2024-25 in March 2024?", LIBRARY)
+    assert [d.id for d in matching_documents(one, LIBRARY) or []] == [1, 5]
+    named = understand("What did the March 2024 and April 2024 board minutes say about deposits?", LIBRARY)
+    assert [d.id for d in matching_documents(named, LIBRARY) or []] == [1, 2]
+    # Without a period of their own, two months date the figures: March's and April's NIM.
+    figures = understand("How did the NIM change between March 2024 and April 2024?", LIBRARY)
+    assert [t.label for t in figures.targets] == ["March 2024", "April 2024"] and not figures.doc_periods
 
 
 def _move(text: str) -> Move:
