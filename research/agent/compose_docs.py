@@ -21,7 +21,7 @@ from research.agent.compose_statements import compose_statements
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import Candidate, Evidence, candidates, choose
 from research.agent.extract import WEIGHT_BEFORE, figures_in
-from research.agent.lexicon import Metric
+from research.agent.lexicon import Metric, metrics_asked
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
 from research.agent.tables import VoteTable, join_names
@@ -71,7 +71,8 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     return None
 
 
-_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than|at least|at most|up to)\s*$", re.I)
+# Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
+_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
 # The words between a figure and the period that dates it: "4.8 per cent in April 2024".
 _DATED_BY = re.compile(r"\s*(?:per\s?cent|percent|%)?\s*(?:in|during|for)\s+", re.I)
 
@@ -165,7 +166,9 @@ def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
         if not figure_asked or c.figures:
             break
         memo = _memo(u, cand)
-        line = _decision_line(c, cand, u.metrics[0], memo) if u.metrics and "change" in u.aspects else None
+        # "What did the MPC decide?" names no metric: the decision quoted names it ("… the policy repo rate").
+        metric = u.metrics[0] if u.metrics else next(iter(metrics_asked(cand.sentence)), None)
+        line = _decision_line(c, cand, metric, memo) if metric and "change" in u.aspects else None
         lines.append(line or _level_line(c, cand, u, memo) or "")
     if ev.table is not None:
         lines.append(_vote_line(c, *ev.table))

@@ -230,11 +230,12 @@ def _split_periods(question: str, families: list[str], library: list[LibDoc]) ->
 def _dated_in(period: Period, library: list[LibDoc]) -> bool:
     """Whether some short-period document (a meeting, a monthly note) is dated in ``period``: then
     a lone month in a question most likely names that document, not a figure's month."""
-    for d in library:
-        short = d.start and d.end and (d.end - d.start).days <= 45
-        if (short and period.overlaps(d.start, d.end)) or period.contains(d.doc_date):
-            return True
-    return False
+    return any((_short(d) and period.overlaps(d.start, d.end)) or period.contains(d.doc_date) for d in library)
+
+
+def _short(doc: LibDoc) -> bool:
+    """A document about a few weeks at most: a meeting's minutes, a monthly note."""
+    return bool(doc.start and doc.end and (doc.end - doc.start).days <= 45)
 
 
 def _has_fy_docs(families: list[str], library: list[LibDoc]) -> bool:
@@ -355,7 +356,12 @@ def matching_documents(u: Understanding, library: list[LibDoc]) -> list[LibDoc] 
     or period (then the whole library is searched)."""
     if not (u.doc_types or u.mine or u.doc_periods or u.issuers):
         return None
-    return [d for d in library if doc_matches(d, u)]
+    docs = [d for d in library if doc_matches(d, u)]
+    if any(p.kind == "month" for p in u.doc_periods):
+        # "the vote in February 2024": the meeting held that month, not a year's report spanning it
+        # (whose account of another meeting would otherwise answer).
+        docs = [d for d in docs if _short(d)] or docs
+    return docs
 
 
 def as_filters(u: Understanding, docs: list[LibDoc] | None) -> dict[str, Any]:

@@ -251,3 +251,23 @@ def test_a_bound_is_not_the_level_asked() -> None:
     # A bound beside a level: the level is read.
     both = "CPI inflation stayed above 4 per cent all year and reached 5.1 per cent in Q1 2024-25."
     assert _anchor_figure(both, asked) == ("5.1", "per cent")
+
+
+def test_a_decision_asked_without_a_metric_is_read_as_the_decision_on_the_metric_it_names() -> None:
+    from research.agent.compose_docs import compose_documents
+    from research.agent.verify import render_text
+
+    # RBI MPC Minutes, February 2024, p. 3 (read by hand).
+    sentence = (
+        "As the path of disinflation needs to be sustained, the MPC decided to keep the policy repo rate unchanged "
+        "at 6.50 per cent in this meeting."
+    )
+    title = "RBI MPC Minutes, February 2024"
+    passage = {"chunk_id": 7, "document_id": 38, "document_title": title, "page_number": 3, "page": "3",
+               "citation": f"{title}, p. 3", "url": "/research/documents/38/?page=3", "text": sentence}  # fmt: skip
+    question = "What did the MPC decide in February 2024?"
+    c = Composer(question)
+    out = {"passages": [passage], "understanding": understand(question, LIBRARY).as_dict()}
+    compose_documents(c, "rag_search", out)
+    answer = " ".join(render_text(c.draft, c.claims).split())
+    assert answer.startswith(f"In {title}, the policy repo rate was kept unchanged at 6.50 per cent.")

@@ -46,6 +46,11 @@ def test_rule_plans_carry_the_right_arguments() -> None:
     # against the user's library (tests/research/agent/test_understanding.py).
     _, plan = plan_rules("What policy repo rate did the MPC decide at its August 2024 meeting?") or ("", {})
     assert plan["rag_search"]["filters"] == {}
+    # "the policy rate" is the library's subject as much as "the repo rate" is: no planner call.
+    assert plan_rules("What was the vote on the policy rate in February 2024?") == (
+        "documents",
+        {"rag_search": {"query": "What was the vote on the policy rate in February 2024?", "filters": {}}},
+    )
     _, plan = plan_rules("What is the repo rate in August 2024 and what is the price of INFY?") or ("", {})
     assert set(plan) == {"rag_search", "market_data"}  # one parallel superstep
 
