@@ -16,7 +16,7 @@ from typing import Any
 from research.agent.companies import FORWARD_RE
 from research.agent.extract import figures_in, keywords, sentences
 from research.agent.lexicon import Metric, names_metric
-from research.agent.periods import Period, mentions
+from research.agent.periods import Period, mentions, only_as_span_end
 from research.agent.tables import HONORIFIC, VoteTable, vote_tables
 from research.agent.understand import Understanding
 
@@ -34,11 +34,21 @@ WHY_RE = re.compile(
     re.I,
 )
 _NAME_RE = re.compile(rf"{HONORIFIC}\s*[A-Z]")
+# "Who dissented …?" asks for the member who did: a sentence naming one who voted against, voted for
+# another move or expressed reservations ("Prof. Jayanth R. Varma expressed reservations on this part").
+DISSENT_ASKED = re.compile(r"\b(dissent\w*|against|reservations?|disagree\w*|opposed)\b", re.I)
+DISSENT_STATED = re.compile(
+    r"\b(reservations?|dissent\w*|voted against|disagree\w*|"
+    r"voted (?:for|to) (?:a )?(?:change|reduc\w*|increas\w*|cut))\b",
+    re.I,
+)
 # A member's own view ("I vote…", "my concern…") is not the institution's statement.
 # "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
+_MONTH_NAMES = r"january|february|march|april|may|june|july|august|september|october|november|december"
 OTHER_MEETING = re.compile(
-    r"\b(?:in|at|during|since|from) the (?:(?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december|previous|last|earlier|preceding) )(?:\w+ )?(?:meeting|review|policy)\b",
+    rf"\b(?:in|at|during|since|from) the (?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ )?"
+    rf"(?:meeting|review|policy)\b"
+    rf"|\bmeeting (?:held )?(?:in|during) (?:{_MONTH_NAMES})\b",  # "in its meeting held in May"
     re.I,
 )
 FIRST_PERSON = re.compile(r"(?:^|[\s(“\"])(?:I|I'm|I’m)\s|\b[Mm]y\b")
@@ -105,7 +115,8 @@ def _metric_ok(sentence: str, metrics: list[Metric]) -> bool:
 
 
 def _targets_ok(sentence: str, passage: dict[str, Any], targets: list[Period]) -> bool:
-    return all(mentions(sentence, t) for t in targets)
+    # One month asked: a span it merely begins or ends ("May 2022 to February 2023") does not date it.
+    return all(mentions(sentence, t) and not (len(targets) == 1 and only_as_span_end(sentence, t)) for t in targets)
 
 
 def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) -> list[Candidate]:
@@ -122,6 +133,8 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
             metric_ok = _metric_ok(sentence, u.metrics)
             target_ok = _targets_ok(sentence, passage, u.targets)
             covers = _aspects_of(sentence, u, metric_ok and target_ok)
+            if OTHER_MEETING.search(sentence):
+                covers.discard("change")  # a move another meeting made is not this one's decision
             words = {w[:5] for w in _WORD.findall(sentence.lower())}
             coverage = len(wanted & words) / len(wanted) if wanted else 0.0
             decision = u.aspects & {"change", "level"} and re.search(r"\bvot(ed|es?|ing)\b", sentence, re.I)
@@ -183,6 +196,7 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
     chosen = _pick(own, wanted)
     if not chosen and (wanted or table is None):
         chosen = [max(own, key=lambda c: c.score)]
+    chosen += _dissent(question, own, chosen) if table is None else []
     covered = set().union(*(c.covers for c in chosen)) if chosen else set()
     if table is not None:
         covered |= {"who", "count"}
@@ -195,6 +209,14 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
         metric_found=any(c.metric_ok for c in own) if u.metrics else True,
         target_found=any(c.target_ok and c.metric_ok for c in own) if u.targets else True,
     )
+
+
+def _dissent(question: str, own: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:
+    """The sentence naming the dissenting member, when a dissent is asked and none chosen names one."""
+    if not DISSENT_ASKED.search(question) or any(DISSENT_STATED.search(c.sentence) for c in chosen):
+        return []
+    stated = [c for c in own if DISSENT_STATED.search(c.sentence) and _NAME_RE.search(c.sentence)]
+    return [max(stated, key=lambda c: c.score)] if stated else []
 
 
 def aspect_query(aspect: str, u: Understanding, question: str) -> str:

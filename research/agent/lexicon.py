@@ -31,6 +31,15 @@ METRICS: tuple[Metric, ...] = (
         excludes=("reverse repo",),
         asked=("repo", "policy rate", "interest rate", "key rate", "benchmark rate"),
     ),
+    # Not a figure: what the committee said it would do next. "Who dissented on the stance?" asks about
+    # its vote, not the rate's.
+    Metric(
+        "stance",
+        "policy stance",
+        ("stance", "withdrawal of accommodation", "accommodative", "neutral"),
+        percent=False,
+        asked=("stance",),
+    ),
     Metric("sdf", "standing deposit facility (SDF) rate", ("standing deposit facility", "sdf")),
     Metric("msf", "marginal standing facility (MSF) rate", ("marginal standing facility", "msf")),
     Metric("bank_rate", "Bank Rate", ("bank rate",)),

@@ -185,3 +185,19 @@ def mentions(text: str, period: Period) -> bool:
         fy = fiscal_year(period.start.year if period.start.month >= FISCAL_YEAR_START_MONTH else period.start.year - 1)
         return bool(re.search(rf"\b{q}\b", text.lower())) and mentions(text, fy)
     return False
+
+
+# A month joined to another by "to", "and" or a dash: one end of a span of months.
+_SPAN_NEXT = re.compile(rf"^\s*(?:to|till|until|through|and|–|—|-)\s*(?:{MONTH_ALT})\.?\s+\d{{4}}", re.I)
+_SPAN_PREVIOUS = re.compile(rf"\b(?:{MONTH_ALT})\.?\s+\d{{4}}\s*(?:to|till|until|through|and|–|—|-)\s*$", re.I)
+
+
+def only_as_span_end(text: str, period: Period) -> bool:
+    """Whether ``text`` names the month ``period`` only as one end of a span ("by 250 bps during May
+    2022 to February 2023"): a figure of the span is not the month's."""
+    if period.kind != "month":
+        return False
+    found = [p for p in find_periods(text) if p.label == period.label]
+    return bool(found) and all(
+        _SPAN_NEXT.match(text[p.at + p.length :]) or _SPAN_PREVIOUS.search(text[: p.at]) for p in found
+    )

@@ -5,10 +5,13 @@ sentence is from the shipped RBI documents, read by hand (page named in each tes
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 from research.agent.composer import Composer
 from research.agent.lexicon import aspects_asked
 from research.agent.relevance import assess
-from research.agent.understand import understand
+from research.agent.understand import LibDoc, understand
 from tests.research.agent.test_understanding import LIBRARY
 
 
@@ -271,3 +274,63 @@ def test_a_decision_asked_without_a_metric_is_read_as_the_decision_on_the_metric
     compose_documents(c, "rag_search", out)
     answer = " ".join(render_text(c.draft, c.claims).split())
     assert answer.startswith(f"In {title}, the policy repo rate was kept unchanged at 6.50 per cent.")
+
+
+def _minutes_passage(title: str, page: int, text: str, chunk_id: int) -> dict[str, Any]:
+    return {"chunk_id": chunk_id, "document_id": 1, "document_title": title, "page_number": page, "page": str(page),
+            "citation": f"{title}, p. {page}", "url": f"/d/1/?page={page}", "text": text}  # fmt: skip
+
+
+def test_a_month_that_only_begins_a_span_does_not_date_the_figure() -> None:
+    from research.agent.evidence import candidates
+    from research.agent.periods import find_periods, only_as_span_end
+
+    # RBI MPC Minutes, February 2024, p. 9 (a member's statement, read by hand): 250 bps over nine months.
+    sentence = (
+        "First, it may be recalled that we had frontloaded our rate actions by raising the repo rate cumulatively "
+        "by 250 bps during May 2022 to February 2023 unlike central banks in advanced economies."
+    )
+    may, june = find_periods("May 2022")[0], find_periods("June 2022")[0]
+    assert only_as_span_end(sentence, may) and only_as_span_end(sentence, find_periods("February 2023")[0])
+    assert not only_as_span_end("raised by 40 bps in May 2022 and by 50 bps in June 2022", may)
+    assert not only_as_span_end("raised by 40 bps in May 2022 and by 50 bps in June 2022", june)
+    question = "By how much did the RBI raise the repo rate in May 2022?"
+    (cand,) = candidates(question, understand(question, LIBRARY), [_minutes_passage("Minutes", 9, sentence, 1)])
+    assert cand.metric_ok and not cand.target_ok
+
+
+def test_the_decision_of_the_meeting_asked_beats_a_recollection_of_another_meeting() -> None:
+    from research.agent.evidence import choose
+
+    # RBI MPC Minutes, June 2022 (read by hand): p. 6 recalls May's hike, p. 4 states June's.
+    title = "RBI MPC Minutes, June 2022"
+    may = (
+        "The MPC raised the policy Repo rate by 40 basis points in its meeting held in May and RBI also announced "
+        "an increase in CRR by 50 basis points."
+    )
+    june = "Accordingly, the MPC decided to increase the policy repo rate by 50 basis points to 4.90 per cent."
+    passages = [_minutes_passage(title, 6, may, 1), _minutes_passage(title, 4, june, 2)]
+    question = "By how much did the MPC raise the repo rate in June 2022?"
+    library = [LibDoc(1, "mpc_minutes", title, dt.date(2022, 6, 22), dt.date(2022, 6, 6), dt.date(2022, 6, 8), False)]
+    ev = choose(question, understand(question, library), passages)
+    assert ev is not None and [c.sentence for c in ev.chosen] == [june]
+
+
+def test_who_dissented_on_the_stance_is_the_member_with_reservations_not_the_rate_vote() -> None:
+    from research.agent.evidence import choose
+
+    # RBI MPC Minutes, December 2023, p. 3 (read by hand).
+    text = (
+        "All members of the MPC – Dr. Shashanka Bhide, Dr. Ashima Goyal, Prof. Jayanth R. Varma, Dr. Rajiv Ranjan, "
+        "Dr. Michael Debabrata Patra and Shri Shaktikanta Das – unanimously voted to keep the policy repo rate "
+        "unchanged at 6.50 per cent. Dr. Shashanka Bhide, Dr. Ashima Goyal, Dr. Rajiv Ranjan, Dr. Michael Debabrata "
+        "Patra and Shri Shaktikanta Das voted to remain focused on withdrawal of accommodation to ensure that "
+        "inflation progressively aligns to the target, while supporting growth. Prof. Jayanth R. Varma expressed "
+        "reservations on this part of the resolution."
+    )
+    question = "Who dissented on the stance in December 2023?"
+    passage = _minutes_passage("RBI MPC Minutes, December 2023", 3, text, 1)
+    ev = choose(question, understand(question, LIBRARY), [passage])
+    assert ev is not None
+    quoted = " ".join(c.sentence for c in ev.chosen)
+    assert "Varma expressed reservations" in quoted and "unanimously" not in quoted
