@@ -51,9 +51,10 @@ def _verb(word: str) -> str:
     return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
 
 
-def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, Any]) -> str | None:
+def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, Any]) -> tuple[str, str] | None:
     """ "…the policy repo rate was cut by 25 basis points to 6.25 per cent." from one sentence: the
-    verb, the size of the move and the new level all parsed from it."""
+    verb, the size of the move and the new level all parsed from it; with the move ("cut", "raised",
+    "unchanged" or the sentence's own verb)."""
     s, p = cand.sentence, cand.passage
     m = MOVED_RE.search(s) or MOVED_TO_RE.search(s)
     if m is not None:
@@ -63,12 +64,38 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
         verb = _verb(groups["verb"])
         action = " ".join(x for x in (verb, f"by {move}" if move else "", f"to {level}" if level else "") if x)
         if verb in ("cut", "raised"):
-            return f"In {document_name(p)}, the {metric.label} was {action}."
-        return f"In {document_name(p)}, {metric.label} {action}."
+            return f"In {document_name(p)}, the {metric.label} was {action}.", verb
+        return f"In {document_name(p)}, {metric.label} {action}.", verb
     if m := UNCHANGED_RE.search(s):
         level = c.quote_claim(p, m.group(1), "per cent", metric.label, **memo)
-        return f"In {document_name(p)}, the {metric.label} was kept unchanged at {level}."
+        return f"In {document_name(p)}, the {metric.label} was kept unchanged at {level}.", "unchanged"
     return None
+
+
+# "Did the MPC change the repo rate …?", "Was the repo rate cut …?", "Did it keep the rate unchanged?"
+_YES_NO_MOVE = re.compile(r"^\s*(?:did|does|do|was|were|is|has|have)\b", re.I)
+_ASKED_MOVE = {
+    "unchanged": re.compile(r"\b(keep|kept|hold|held|leave|left|unchanged|paus\w*|maintain\w*)\b", re.I),
+    "cut": re.compile(r"\b(cut|cuts|reduc\w*|lower\w*|eas\w*)\b", re.I),
+    "raised": re.compile(r"\b(rais\w*|hik\w*|increas\w*|tighten\w*)\b", re.I),
+    "any": re.compile(r"\b(chang\w*|alter\w*|mov\w*|revis\w*)\b", re.I),
+}
+
+
+def _asks_if_kept(question: str) -> bool:
+    """ "Did the MPC keep the repo rate unchanged …?": a decision asked, though no move is named."""
+    return bool(_YES_NO_MOVE.search(question) and _ASKED_MOVE["unchanged"].search(question))
+
+
+def _verdict(question: str, move: str) -> str:
+    """ "Yes. " or "No. " before a decision line, when ``question`` asks whether that move was made."""
+    if not _YES_NO_MOVE.search(question):
+        return ""
+    asked = next((name for name, rx in _ASKED_MOVE.items() if rx.search(question)), None)
+    if asked is None or move not in ("cut", "raised", "unchanged"):
+        return ""
+    made = move == asked or (asked == "any" and move != "unchanged")
+    return "Yes. " if made else "No. "
 
 
 # Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
@@ -168,7 +195,9 @@ def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
         memo = _memo(u, cand)
         # "What did the MPC decide?" names no metric: the decision quoted names it ("… the policy repo rate").
         metric = u.metrics[0] if u.metrics else next(iter(metrics_asked(cand.sentence)), None)
-        line = _decision_line(c, cand, metric, memo) if metric and "change" in u.aspects else None
+        asks_move = "change" in u.aspects or _asks_if_kept(c.question)
+        decision = _decision_line(c, cand, metric, memo) if metric and asks_move else None
+        line = _verdict(c.question, decision[1]) + decision[0] if decision else None
         lines.append(line or _level_line(c, cand, u, memo) or "")
     if ev.table is not None:
         lines.append(_vote_line(c, *ev.table))
@@ -198,8 +227,10 @@ def _other_period_line(c: Composer, question: str, u: Understanding, passages: l
     found = other[0].label
     shifted = Understanding(metrics=u.metrics, targets=other[:1], aspects={"level"})
     figure = _anchor_figure(cand.sentence, shifted)
+    if figure is None:
+        return False  # the sentence dates the metric to another period but states no figure of it
     what = u.metrics[0].label if u.metrics else "this figure"
-    ref = c.quote_claim(cand.passage, *figure, what, answers=False, target=found) if figure else "a figure"
+    ref = c.quote_claim(cand.passage, *figure, what, answers=False, target=found)
     c.parts.append(
         f"The library has the {what} for {found} ({ref}, in {document_name(cand.passage)}), not for {asked.label}."
     )

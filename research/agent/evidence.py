@@ -51,6 +51,10 @@ OTHER_MEETING = re.compile(
     rf"|\bmeeting (?:held )?(?:in|during) (?:{_MONTH_NAMES})\b",  # "in its meeting held in May"
     re.I,
 )
+# "raising the repo rate cumulatively by 250 bps during May 2022 to February 2023": many meetings' moves.
+CUMULATIVE_MOVE = re.compile(
+    r"\bcumulative(?:ly)?\s+by\b|\bcumulative\s+(?:increase|reduction|hike|cut)s?\s+of\b", re.I
+)
 FIRST_PERSON = re.compile(r"(?:^|[\s(“\"])(?:I|I'm|I’m)\s|\b[Mm]y\b")
 _WORD = re.compile(r"[a-z][a-z\-]+")
 
@@ -133,8 +137,8 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
             metric_ok = _metric_ok(sentence, u.metrics)
             target_ok = _targets_ok(sentence, passage, u.targets)
             covers = _aspects_of(sentence, u, metric_ok and target_ok)
-            if OTHER_MEETING.search(sentence):
-                covers.discard("change")  # a move another meeting made is not this one's decision
+            if OTHER_MEETING.search(sentence) or CUMULATIVE_MOVE.search(sentence):
+                covers.discard("change")  # a move another meeting made, or several together, is not this one's
             words = {w[:5] for w in _WORD.findall(sentence.lower())}
             coverage = len(wanted & words) / len(wanted) if wanted else 0.0
             decision = u.aspects & {"change", "level"} and re.search(r"\bvot(ed|es?|ing)\b", sentence, re.I)

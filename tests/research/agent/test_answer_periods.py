@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import pytest
+
 from research.agent.composer import Composer
 from research.agent.lexicon import aspects_asked
 from research.agent.relevance import assess
@@ -299,9 +301,19 @@ def test_a_month_that_only_begins_a_span_does_not_date_the_figure() -> None:
     assert cand.metric_ok and not cand.target_ok
 
 
-def test_the_decision_of_the_meeting_asked_beats_a_recollection_of_another_meeting() -> None:
+def _chosen_in_meeting(question: str, title: str, held: dt.date, passages: list[dict[str, Any]]) -> list[str]:
+    """The sentences chosen from ``passages``, in a library of one meeting's minutes (held on ``held``)."""
     from research.agent.evidence import choose
 
+    start, published = held - dt.timedelta(days=2), held + dt.timedelta(days=14)
+    ev = choose(
+        question, understand(question, [LibDoc(1, "mpc_minutes", title, published, start, held, False)]), passages
+    )
+    assert ev is not None
+    return [c.sentence for c in ev.chosen]
+
+
+def test_the_decision_of_the_meeting_asked_beats_a_recollection_of_another_meeting() -> None:
     # RBI MPC Minutes, June 2022 (read by hand): p. 6 recalls May's hike, p. 4 states June's.
     title = "RBI MPC Minutes, June 2022"
     may = (
@@ -311,9 +323,7 @@ def test_the_decision_of_the_meeting_asked_beats_a_recollection_of_another_meeti
     june = "Accordingly, the MPC decided to increase the policy repo rate by 50 basis points to 4.90 per cent."
     passages = [_minutes_passage(title, 6, may, 1), _minutes_passage(title, 4, june, 2)]
     question = "By how much did the MPC raise the repo rate in June 2022?"
-    library = [LibDoc(1, "mpc_minutes", title, dt.date(2022, 6, 22), dt.date(2022, 6, 6), dt.date(2022, 6, 8), False)]
-    ev = choose(question, understand(question, library), passages)
-    assert ev is not None and [c.sentence for c in ev.chosen] == [june]
+    assert _chosen_in_meeting(question, title, dt.date(2022, 6, 8), passages) == [june]
 
 
 def test_who_dissented_on_the_stance_is_the_member_with_reservations_not_the_rate_vote() -> None:
@@ -334,3 +344,60 @@ def test_who_dissented_on_the_stance_is_the_member_with_reservations_not_the_rat
     assert ev is not None
     quoted = " ".join(c.sentence for c in ev.chosen)
     assert "Varma expressed reservations" in quoted and "unanimously" not in quoted
+
+
+@pytest.mark.parametrize(
+    ("question", "move", "verdict"),
+    [
+        ("Did the MPC change the policy rate in February 2024?", "unchanged", "No. "),
+        ("Did the MPC change the repo rate in August 2019?", "cut", "Yes. "),
+        ("Was the repo rate cut in August 2019?", "cut", "Yes. "),
+        ("Did the MPC raise the repo rate in August 2019?", "cut", "No. "),
+        ("Did the RBI hike rates in June 2022?", "raised", "Yes. "),
+        ("Did the MPC keep the repo rate unchanged in June 2024?", "unchanged", "Yes. "),
+        ("Did the MPC keep the repo rate unchanged in June 2022?", "raised", "No. "),
+        ("By how much did the MPC cut the repo rate in August 2019?", "cut", ""),  # not a yes/no question
+    ],
+)
+def test_a_yes_no_question_about_a_move_is_answered_yes_or_no_from_the_decision(
+    question: str, move: str, verdict: str
+) -> None:
+    from research.agent.compose_docs import _verdict
+
+    assert _verdict(question, move) == verdict
+
+
+def test_a_cumulative_move_over_many_meetings_is_not_the_meetings_decision() -> None:
+    # RBI MPC Minutes, February 2024: p. 9 (a member recalls the hikes since May 2022) and p. 3.
+    title = "RBI MPC Minutes, February 2024"
+    recalled = (
+        "First, it may be recalled that we had frontloaded our rate actions by raising the repo rate cumulatively "
+        "by 250 bps during May 2022 to February 2023 unlike central banks in advanced economies and several "
+        "emerging market economies where rate hikes were of much higher order."
+    )
+    decided = (
+        "As the path of disinflation needs to be sustained, the MPC decided to keep the policy repo rate unchanged "
+        "at 6.50 per cent in this meeting."
+    )
+    question = "Did the MPC change the policy rate in February 2024?"
+    passages = [_minutes_passage(title, 9, recalled, 1), _minutes_passage(title, 3, decided, 2)]
+    assert _chosen_in_meeting(question, title, dt.date(2024, 2, 8), passages) == [decided]
+
+
+def test_another_periods_sentence_without_a_figure_is_not_reported_as_having_one() -> None:
+    from research.agent.compose_docs import compose_documents
+
+    # RBI Annual Report 2023-24, p. 6 (read by hand): no ratio is stated in the sentence.
+    sentence = (
+        "The asset quality of SCBs improved further, along with moderation in the gross non-performing assets "
+        "(GNPAs) as at end-September 2023."
+    )
+    question = "What was the gross NPA ratio of scheduled commercial banks at end-December 2024?"
+    assert [t.label for t in understand(question, LIBRARY).targets] == ["December 2024"]
+    c = Composer(question)
+    passage = _minutes_passage("RBI Annual Report 2023-24", 6, sentence, 1)
+    compose_documents(
+        c, "rag_search", {"passages": [passage], "understanding": understand(question, LIBRARY).as_dict()}
+    )
+    assert not any("The library has the" in part for part in c.parts)
+    assert c.outcome == "escalate"
