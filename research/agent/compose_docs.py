@@ -24,6 +24,7 @@ from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
+from research.agent.statement_question import YES_NO
 from research.agent.tables import VoteTable, join_names
 from research.agent.understand import Understanding, understanding_from_dict
 
@@ -73,7 +74,6 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
 
 
 # "Did the MPC change the repo rate …?", "Was the repo rate cut …?", "Did it keep the rate unchanged?"
-_YES_NO_MOVE = re.compile(r"^\s*(?:did|does|do|was|were|is|has|have)\b", re.I)
 _ASKED_MOVE = {
     "unchanged": re.compile(r"\b(keep|kept|hold|held|leave|left|unchanged|paus\w*|maintain\w*)\b", re.I),
     "cut": re.compile(r"\b(cut|cuts|reduc\w*|lower\w*|eas\w*)\b", re.I),
@@ -84,12 +84,12 @@ _ASKED_MOVE = {
 
 def _asks_if_kept(question: str) -> bool:
     """ "Did the MPC keep the repo rate unchanged …?": a decision asked, though no move is named."""
-    return bool(_YES_NO_MOVE.search(question) and _ASKED_MOVE["unchanged"].search(question))
+    return bool(YES_NO.search(question) and _ASKED_MOVE["unchanged"].search(question))
 
 
 def _verdict(question: str, move: str) -> str:
     """ "Yes. " or "No. " before a decision line, when ``question`` asks whether that move was made."""
-    if not _YES_NO_MOVE.search(question):
+    if not YES_NO.search(question):
         return ""
     asked = next((name for name, rx in _ASKED_MOVE.items() if rx.search(question)), None)
     if asked is None or move not in ("cut", "raised", "unchanged"):

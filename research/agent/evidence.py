@@ -16,7 +16,7 @@ from typing import Any
 from research.agent.companies import FORWARD_RE
 from research.agent.extract import figures_in, keywords, sentences
 from research.agent.lexicon import Metric, names_metric
-from research.agent.periods import Period, mentions, only_as_span_end
+from research.agent.periods import MONTHS, Period, mentions, only_as_span_end
 from research.agent.tables import HONORIFIC, VoteTable, vote_tables
 from research.agent.understand import Understanding
 
@@ -44,7 +44,7 @@ DISSENT_STATED = re.compile(
 )
 # A member's own view ("I vote…", "my concern…") is not the institution's statement.
 # "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
-_MONTH_NAMES = r"january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTH_NAMES = "|".join(MONTHS)
 OTHER_MEETING = re.compile(
     rf"\b(?:in|at|during|since|from) the (?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ )?"
     rf"(?:meeting|review|policy)\b"
