@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research.agent.compose_member import compose_member
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
 from research.agent.composer import Composer, document_name, excerpt
@@ -261,6 +262,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
     passages = out.get("passages") or []
     if compose_stance(c, passages):
         return  # "Did the MPC change its stance …?": the committee's decision, yes or no
+    if compose_member(c, passages):
+        return  # "Why did Prof. Varma vote for a cut?": the member's own statement
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")

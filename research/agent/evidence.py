@@ -109,8 +109,8 @@ def _aspects_of(sentence: str, u: Understanding, metric_ok: bool) -> set[str]:
         covers.add("who")
     if re.search(r"\bunanimous\w*\b", sentence, re.I):
         covers.update({"who", "count"})
-    if WHY_RE.search(sentence) and len(sentence) > 80:
-        covers.add("why")
+    if WHY_RE.search(sentence) and len(sentence) > 80 and not FIRST_PERSON.search(sentence):
+        covers.add("why")  # a member's own view ("I vote … to ensure …") is not the committee's reason
     return covers
 
 
@@ -139,6 +139,8 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
             covers = _aspects_of(sentence, u, metric_ok and target_ok)
             if OTHER_MEETING.search(sentence) or CUMULATIVE_MOVE.search(sentence):
                 covers.discard("change")  # a move another meeting made, or several together, is not this one's
+            if passage.get("in_statement"):
+                covers.discard("why")  # a member's statement gives that member's reasons, not the committee's
             words = {w[:5] for w in _WORD.findall(sentence.lower())}
             coverage = len(wanted & words) / len(wanted) if wanted else 0.0
             decision = u.aspects & {"change", "level"} and re.search(r"\bvot(ed|es?|ing)\b", sentence, re.I)
@@ -153,7 +155,7 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
                 # Documents state their conclusions first (a resolution, an overview): earlier pages
                 # win a tie; a member's first-person view ranks below the institution's statement.
                 - 0.02 * min(int(passage.get("page_number") or 0), 15)
-                - (0.4 if FIRST_PERSON.search(sentence) else 0.0)
+                - (0.4 if FIRST_PERSON.search(sentence) or passage.get("in_statement") else 0.0)
                 - (0.3 if OTHER_MEETING.search(sentence) else 0.0)
             )
             found.append(Candidate(passage, sentence, rank, covers, metric_ok, target_ok, score))
@@ -205,6 +207,7 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
     if table is not None:
         covered |= {"who", "count"}
     chosen.sort(key=lambda c: (int(c.passage.get("page_number") or 0), c.rank))
+    chosen = _with_antecedents(chosen, own) if "why" in wanted else chosen
     return Evidence(
         document_id=doc,
         chosen=chosen,
@@ -213,6 +216,30 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
         metric_found=any(c.metric_ok for c in own) if u.metrics else True,
         target_found=any(c.target_ok and c.metric_ok for c in own) if u.targets else True,
     )
+
+
+# "Accordingly, the MPC decided …", "In these circumstances, …": the reasons are the sentence before.
+_REFERS_BACK = re.compile(
+    r"^(?:accordingly|hence|therefore|thus|in (?:these|such|this) circumstances?|under these circumstances|"
+    r"against this backdrop|in view of (?:this|these|the above)|taking (?:all )?these)\b",
+    re.I,
+)
+
+
+def _with_antecedents(chosen: list[Candidate], own: list[Candidate]) -> list[Candidate]:
+    """For a "why" question, each chosen sentence that refers back for its reasons ("Accordingly,
+    the MPC decided …") preceded by the sentence before it, from a passage of the document holding both."""
+    out: list[Candidate] = []
+    passages = list({id(c.passage): c.passage for c in own}.values())
+    for cand in chosen:
+        for passage in [cand.passage, *passages] if _REFERS_BACK.search(cand.sentence) else []:
+            said = sentences(passage.get("text", ""))
+            at = said.index(cand.sentence) if cand.sentence in said else 0
+            if at > 0 and all(said[at - 1] != c.sentence for c in chosen + out):
+                out.append(Candidate(passage, said[at - 1], cand.rank, {"why"}, cand.metric_ok, cand.target_ok))
+                break
+        out.append(cand)
+    return out
 
 
 def _dissent(question: str, own: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:

@@ -80,7 +80,8 @@ PORTFOLIO_RE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*(?:in\s+|of\s+)?([A-Za-z][A-Za
 COMPARE_RE = re.compile(r"\b(compare|comparison|versus|vs\.?|difference between)\b", re.IGNORECASE)
 DOC_RE = re.compile(
     r"\b(rbi|reserve bank|mpc|monetary policy|repo|reverse repo|crr|slr|inflation|cpi|gdp|policy stance|policy rates?|"
-    r"liquidity|annual report|minutes|basis points|rate cut|rate hike|stance|projection|borrowings?)\b",
+    r"liquidity|annual report|minutes|basis points|rate cut|rate hike|stance|projection|borrowings?|"
+    r"(?:deputy )?governor|vot(?:e|ed|es|ing)|dissent\w*)\b",
     re.IGNORECASE,
 )
 PRICE_RE = re.compile(r"\b(price|quote|trading|trade at|close[sd]?|closing|last close|share price|stock price)\b", re.I)

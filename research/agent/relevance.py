@@ -17,6 +17,8 @@ the question asked, from the question's understanding and the cited passages' ow
   metric's own unit: "20 basis points" is a move, not an inflation rate);
 * **line** — an answer computed from statement cells reads the line the question names
   (:func:`research.agent.statement_question.asked_lines`), not a line beside it;
+* **member** — what a member argued is quoted from that member's own statement, not from the
+  resolution, the vote table or another member;
 * **verdict** — a yes/no question is answered yes or no: a figure alone ("3 per cent" for "was
   more than half of GMV from the U.S.?") leaves the question open.
 
@@ -36,6 +38,7 @@ from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of, _is_level
 from research.agent.extract import WEIGHT_BEFORE
 from research.agent.lexicon import names_metric
+from research.agent.members import asks_reasons, named, people
 from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions, month_number
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
@@ -252,6 +255,8 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         # Answered from statement cells by the operation the question asks (a value, a ratio, growth
         # computed by the calculator): "how much did … spend" is the amount, "how much did … grow" the growth.
         covered |= {"level", "change", "count"}
+    if c.assessment.get("member_statement"):
+        covered |= asked  # what the member named argued, and the member's own vote, in the member's words
     if c.assessment.get("stance_decision"):
         covered.add("change")  # the committee's decision on its stance, quoted, says whether it changed
     if c.assessment.get("passage_figures"):
@@ -286,6 +291,22 @@ def _line_check(question: str, c: Composer, rows: list[dict[str, Any]]) -> Check
         else f"reads no cell of the line “{name}”"
     )
     return {"check": "line", "ok": ok, "detail": detail}
+
+
+def _member_check(c: Composer, passages: dict[int, dict[str, Any]]) -> Check | None:
+    """What a member argued ("Why did Prof. Varma vote for a cut?", "What did the Governor say about
+    inflation?") is answered by that member's own statement: the resolution's reasons, the vote
+    table or another member's words are not the member's."""
+    if not asks_reasons(c.question):
+        return None
+    texts = [str(p.get("text", "")) for p in passages.values()]
+    # A person the question itself names ("Dr. Urjit Patel") counts even where no passage names them.
+    member = named(c.question, people(texts) + people([c.question]), texts)
+    if member is None:
+        return None
+    ok = c.assessment.get("member_statement") == member
+    detail = f"quotes {member}’s own statement" if ok else f"does not quote {member}’s own statement"
+    return {"check": "member", "ok": ok, "detail": detail}
 
 
 def _verdict_check(c: Composer) -> Check | None:
@@ -331,6 +352,7 @@ def assess(
         _aspect_check(u, c),
         _line_check(c.question, c, rows or []),
         _verdict_check(c),
+        _member_check(c, passages),
     )
     checks = [x for x in found if x] + _evidence_checks(u, c, cited)
     ok = all(x["ok"] for x in checks) if checks else None

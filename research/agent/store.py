@@ -116,6 +116,18 @@ def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
     return []
 
 
+def statement_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
+    """Every passage of a document of members' statements (the minutes), in order, as the search
+    tool returns passages; [] for a document with no "Statement by" heading (one query)."""
+    from research.selectors import document_passages
+    from research.tools import passage_out
+
+    user = get_user_model().objects.get(pk=state["user_id"])
+    if not document_passages(user=user, document_id=document_id, containing="Statement by"):
+        return []
+    return [passage_out(p, user).model_dump(mode="json") for p in document_passages(user=user, document_id=document_id)]
+
+
 def statement_rows(state: ChatState, question: str, document_ids: list[int]) -> list[dict[str, Any]]:
     """The statement table rows a statement question may need, from ``document_ids`` (best first):
     rows of the concepts it names and of the lines it names word for word, as JSON-safe dicts with

@@ -55,7 +55,7 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
-def _name(raw: str) -> str:
+def normal_name(raw: str) -> str:
     """ "Dr.Pami Dua" → "Dr. Pami Dua" (the extraction sometimes drops the space)."""
     return " ".join(re.sub(rf"^({HONORIFIC})(?=[A-Z])", r"\1 ", raw.strip()).split())
 
@@ -67,7 +67,7 @@ def vote_tables(text: str) -> list[VoteTable]:
     for match in _TABLE.finditer(flat):
         rows = tuple(
             VoteRow(
-                name=_name(m.group(1)),
+                name=normal_name(m.group(1)),
                 vote=m.group(2).capitalize().replace("Abstained", "Abstain"),
                 extra=m.group(3) or "",
             )

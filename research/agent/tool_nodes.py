@@ -17,6 +17,7 @@ from core.llm import LLMResponse
 from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence
+from research.agent.members import apart_from_statements, asks_reasons, member_asked, statement_of
 from research.agent.state import ChatState, llm_usage
 from research.agent.statement_question import documents_for
 from research.agent.understand import Understanding, understand, understanding_from_dict
@@ -105,7 +106,14 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
     from research.agent import store
 
     ev = choose(query, u, passages)
-    stance = stance_query(state.get("resolved") or state["question"], passages)  # as asked: a yes/no
+    asked = state.get("resolved") or state["question"]
+    if ev is not None and asks_reasons(asked):
+        # "Why did Prof. Varma vote for a cut?": the member's own statement, not the resolution; "Why
+        # did the MPC …?": the resolution, not a member's statement.
+        ordered = store.statement_passages(state, ev.document_id)
+        member = member_asked(asked, ordered)
+        passages = passages + statement_of(member, ordered) if member else apart_from_statements(passages, ordered)
+    stance = stance_query(asked, passages)  # as asked: a yes/no
     if ev is None or not (ev.uncovered or stance):
         return passages
     seen = {p["chunk_id"] for p in passages}

@@ -21,7 +21,7 @@ def _answer(turn: Any) -> str:
 
 
 def _verified(turn: Any) -> None:
-    assert turn.status == "done", (turn.status, turn.verification["answers"], turn.verification["problems"])
+    assert turn.status == "done", (turn.status, turn.answer, turn.verification)  # the whole record, whatever failed
     assert turn.verification["status"] == "verified", turn.verification
 
 

@@ -1,0 +1,220 @@
+"""What a member argued is answered from that member's own statement in the minutes, and the
+committee's reasons from its resolution, never the one for the other.
+
+The texts below are the shipped minutes' own words (June 2024: reserve_bank_of_india_05-06-2024.pdf,
+p.1 and pp.7-11), read by hand; the expected sentences were chosen by reading the statements.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from research.agent.composer import Composer
+from research.agent.evidence import choose
+from research.agent.members import apart_from_statements, asks_reasons, member_asked, named, reasons, statement_of
+from research.agent.relevance import assess
+from research.agent.understand import understand
+from tests.research.agent.golden import Runner
+
+ATTENDANCE = (
+    "2. The meeting was attended by all the members – Dr. Shashanka Bhide, Honorary Senior Advisor; Dr. Ashima Goyal, "
+    "Emeritus Professor; Prof. Jayanth R. Varma, Professor; Dr. Michael Debabrata Patra, Deputy Governor in charge "
+    "of monetary policy – and was chaired by Shri Shaktikanta Das, Governor."
+)
+RESOLUTION = (
+    "The MPC will remain resolute in its commitment to aligning inflation to the 4 per cent target on a durable "
+    "basis. Accordingly, the MPC decided to keep the policy repo rate unchanged at 6.50 per cent in this meeting."
+)
+GOYAL_1 = (
+    "Voting on the Resolution to keep the policy repo rate unchanged at 6.50 per cent Member Vote Dr. Ashima Goyal No "
+    "Prof. Jayanth R. Varma No Statement by Dr. Ashima Goyal 36. Indian growth has outperformed expectations once "
+    "again, suggesting it has strong roots. 37. The headline inflation projection of 4.5% for 2024-25 gives an average "
+    "real repo rate of 2% implying that the real repo rate will be above neutral for too long if the repo rate stays "
+    "unchanged."
+)
+GOYAL_2 = (
+    "Goyal, A and A. Verma. 2022. Quarterly Review of Economics and Finance, 89 (June 2023): 369-393. "
+    "49. A neutral stance is appropriate since the rate can then move in either direction as required. 50. In line "
+    "with the above reasoning, I vote for a 25 basis points cut to the repo rate and a change in the stance to neutral."
+)
+# The next passage repeats the end of Goyal's (the chunker's overlap), then Varma's statement begins.
+VARMA = (
+    "50. In line with the above reasoning, I vote for a 25 basis points cut to the repo rate and a change in the "
+    "stance to neutral. Statement by Prof. Jayanth R. Varma 51. This is an unacceptably high growth sacrifice "
+    "considering that headline inflation is projected to be only about 0.5% above target. I therefore vote to reduce "
+    "the repo rate by 25 basis points, and to change the stance to neutral."
+)
+PATRA = (
+    "Statement by Dr. Michael Debabrata Patra 60. Economic activity in India is evolving broadly in line with the "
+    "baseline projection. 61. Food prices are persisting for too long as the principal impediment to a faster "
+    "disinflation. Food prices are holding back any consideration of possible changes in the monetary policy stance. "
+    "Hence, I vote for keeping the policy rate and the stance of withdrawal of accommodation unchanged."
+)
+TEXTS = [ATTENDANCE, RESOLUTION, GOYAL_1, GOYAL_2, VARMA, PATRA]
+
+
+def _minutes() -> list[dict[str, Any]]:
+    return [
+        {
+            "chunk_id": 100 + i,
+            "document_id": 7,
+            "document_title": "RBI MPC Minutes, June 2024",
+            "doc_type": "mpc_minutes",
+            "doc_date": "2024-06-21",
+            "text": text,
+            "page": str(page),
+            "page_number": page,
+            "citation": f"RBI MPC Minutes, June 2024, p. {page}",
+            "url": f"/research/documents/7/?page={page}",
+        }
+        for i, (text, page) in enumerate(zip(TEXTS, [1, 3, 7, 9, 9, 11], strict=True))
+    ]
+
+
+def test_reasons_and_what_members_said_are_asked_but_not_figures() -> None:
+    assert asks_reasons("Why did Prof. Varma vote for a cut?")
+    assert asks_reasons("What did the Governor say about inflation?")
+    assert not asks_reasons("What was the repo rate in June 2024?")
+
+
+@pytest.mark.parametrize(
+    ("question", "member"),
+    [
+        ("Why did Varma vote for a cut?", "Prof. Jayanth R. Varma"),
+        ("What reasons did Dr. Ashima Goyal give?", "Dr. Ashima Goyal"),
+        ("What did the Deputy Governor say about food prices?", "Dr. Michael Debabrata Patra"),
+        ("What did the Governor say about growth?", "Shri Shaktikanta Das"),
+        ("Why did the MPC keep the rate unchanged?", None),
+        ("Why did Ashima vote for a cut?", None),  # a first name alone is not the surname
+    ],
+)
+def test_the_member_asked_is_read_from_the_documents_own_names(question: str, member: str | None) -> None:
+    names = ["Dr. Ashima Goyal", "Prof. Jayanth R. Varma", "Dr. Michael Debabrata Patra", "Shri Shaktikanta Das"]
+    assert named(question, names, TEXTS) == member
+
+
+def test_two_members_of_one_surname_are_not_guessed_between() -> None:
+    names = ["Dr. Ravindra H. Dholakia", "Dr. Pami Dholakia"]
+    assert named("Why did Dholakia vote against?", names, []) is None
+    assert named("Why did Dr. Pami Dholakia vote against?", [*names, "Dr. Pami Dholakia"], []) == "Dr. Pami Dholakia"
+    assert named("Why did Ravindra Dholakia vote against?", names, []) == "Dr. Ravindra H. Dholakia"
+
+
+def test_a_statement_runs_from_its_heading_to_the_next_members_not_to_its_own_heading_repeated() -> None:
+    ordered = _minutes()
+    assert member_asked("Why did Goyal vote for a cut?", ordered) == "Dr. Ashima Goyal"
+    goyal = statement_of("Dr. Ashima Goyal", ordered)
+    assert [p["chunk_id"] for p in goyal] == [102, 103, 104]
+    assert goyal[0]["text"].startswith("36. Indian growth")  # the vote table before the heading is not hers
+    assert goyal[-1]["text"].endswith("change in the stance to neutral.")  # Varma's statement is not hers
+    assert {p["statement_by"] for p in goyal} == {"Dr. Ashima Goyal"}
+    patra = statement_of("Dr. Michael Debabrata Patra", [*ordered, {**ordered[5], "chunk_id": 106}])
+    # The overlap repeats Patra's own heading in the next passage: his statement goes on through it.
+    assert [p["chunk_id"] for p in patra] == [105, 106] and "Hence, I vote" in patra[1]["text"]
+
+
+def test_the_reasons_are_the_members_reasoned_sentences_then_the_vote_never_a_footnote() -> None:
+    goyal = statement_of("Dr. Ashima Goyal", _minutes())
+    picked = [s for _, s in reasons("Why did Dr. Ashima Goyal vote for a cut?", goyal, "Dr. Ashima Goyal")]
+    assert picked == [
+        "The headline inflation projection of 4.5% for 2024-25 gives an average real repo rate of 2% implying that "
+        "the real repo rate will be above neutral for too long if the repo rate stays unchanged.",
+        "A neutral stance is appropriate since the rate can then move in either direction as required.",
+        "In line with the above reasoning, I vote for a 25 basis points cut to the repo rate and a change in the "
+        "stance to neutral.",
+    ]
+    footnotes = [
+        {
+            **_minutes()[3],
+            "text": "Goyal, A and A. Verma. 2022. Quarterly Review of Economics and Finance, 89 (June 2023): 369-393. "
+            "Available at: https://doi.org/10.1108/IJOEM-02-2020-0192. "
+            "In line with the above reasoning, I vote for a cut.",
+        }
+    ]
+    only_vote = ["In line with the above reasoning, I vote for a cut."]
+    assert [s for _, s in reasons("Why?", footnotes, "Dr. Ashima Goyal")] == only_vote  # no reference is a reason
+    patra = statement_of("Dr. Michael Debabrata Patra", _minutes())
+    said = [s for _, s in reasons("What did Dr. Patra say about food prices?", patra, "Dr. Michael Debabrata Patra")]
+    assert said[:2] == [
+        "Food prices are persisting for too long as the principal impediment to a faster disinflation.",
+        "Food prices are holding back any consideration of possible changes in the monetary policy stance.",
+    ]
+
+
+def test_the_committees_reasons_come_from_its_resolution_and_the_sentence_a_decision_refers_back_to() -> None:
+    question = "Why did the MPC keep the repo rate unchanged in June 2024?"
+    u = understand(question, [])
+    marked = apart_from_statements(_minutes(), _minutes())
+    assert [p["chunk_id"] for p in marked if p.get("in_statement")] == [103, 104, 105]
+    assert "Statement by" not in marked[2]["text"] and marked[2]["text"].endswith("Prof. Jayanth R. Varma No")
+    ev = choose(question, u, marked)
+    assert ev is not None
+    assert [c.sentence for c in ev.chosen] == [
+        "The MPC will remain resolute in its commitment to aligning inflation to the 4 per cent target on a durable "
+        "basis.",
+        "Accordingly, the MPC decided to keep the policy repo rate unchanged at 6.50 per cent in this meeting.",
+    ]
+    # A member's "I vote … to ensure …" is that member's view, not the committee's reason.
+    own_view = (
+        "Accordingly, I vote to keep the policy repo rate unchanged to ensure that inflation aligns to the target."
+    )
+    alone = choose(question, u, [{**_minutes()[1], "text": own_view}])
+    assert alone is not None and "why" in alone.uncovered
+    # Nor is a member's reason in the third person (Dr. Goyal, April 2024, p. 6) once it is known to be in a statement.
+    theirs = "This transience suggests it is not necessary to keep rates high because of expected future shocks."
+    assert "why" not in choose(question, u, [{**_minutes()[1], "text": theirs}]).uncovered  # type: ignore[union-attr]
+    inside = choose(question, u, [{**_minutes()[1], "text": theirs, "in_statement": True}])
+    assert inside is not None and "why" in inside.uncovered
+
+
+def test_a_member_asked_is_answered_only_by_that_members_own_statement() -> None:
+    passages = {p["chunk_id"]: p for p in _minutes()}
+    question = "Why did Prof. Jayanth R. Varma vote for a cut in June 2024?"
+    u = understand(question, [])
+    resolution = Composer(question)
+    resolution.quote(passages[101], "Accordingly, the MPC decided to keep the policy repo rate unchanged.", "why")
+    checks = {x["check"]: x for x in assess(u, resolution, passages)["checks"]}
+    assert checks["member"] == {
+        "check": "member",
+        "ok": False,
+        "detail": "does not quote Prof. Jayanth R. Varma’s own statement",
+    }
+    own = Composer(question)
+    vote = "I therefore vote to reduce the repo rate by 25 basis points."
+    own.quote(passages[104], vote, "member statement", figure_claim=False)  # as compose_member quotes
+    own.assessment = {"member_statement": "Prof. Jayanth R. Varma"}
+    result = assess(u, own, passages)
+    assert result["ok"] is True and {x["check"] for x in result["checks"]} >= {"member", "aspects"}
+    # A person the question names with an honorific, whom no passage names, is still asked about.
+    patel = Composer("Why did Dr. Urjit Patel vote to cut in 2019?")
+    patel.quote(passages[101], "Accordingly, the MPC decided to keep the policy repo rate unchanged.", "why")
+    checks = {x["check"]: x for x in assess(understand(patel.question, []), patel, passages)["checks"]}
+    assert checks["member"]["detail"] == "does not quote Dr. Urjit Patel’s own statement"
+
+
+@pytest.mark.django_db
+def test_why_a_member_voted_is_that_members_own_words_cited_to_the_page(
+    demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)
+    user = make_user("analyst")
+    turn = runner.ask(user, "Why did Prof. Jayanth R. Varma vote for a cut in February 2024?", None)
+    assert turn.status == "done" and turn.verification["status"] == "verified"
+    assert turn.answer.startswith(
+        "Prof. Jayanth R. Varma’s reasons, in the member’s own statement in RBI MPC Minutes, February 2024:"
+    )
+    # p. 8, paragraph 46 of his statement (read from the PDF).
+    assert (
+        "“I therefore vote to reduce the repo rate by 25 basis points, and to change the stance to neutral.” "
+        "[Source: RBI MPC Minutes, February 2024, p. 8]" in turn.answer
+    )
+    assert (
+        "Member Vote" not in turn.answer and "voted to remain focused" not in turn.answer
+    )  # not the table or resolution
+    checks = {x["check"]: x["ok"] for x in turn.verification["answers"]["checks"]}
+    assert checks["member"] is True
+
+    nobody = runner.ask(user, "Why did Dr. Urjit Patel vote to cut in 2019?", None)
+    assert nobody.status == "escalated"
