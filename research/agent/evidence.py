@@ -177,14 +177,25 @@ def _pick(cands: list[Candidate], wanted: set[str]) -> list[Candidate]:
     return chosen
 
 
-def _table(passages: list[dict[str, Any]], document_id: Any) -> tuple[dict[str, Any], VoteTable] | None:
-    for passage in passages:
-        if passage.get("document_id") != document_id:
-            continue
-        tables = vote_tables(passage.get("text", ""))
-        if tables:
-            return passage, tables[0]
-    return None
+# A vote on the stance ("Voting on the Resolution to remain focused on withdrawal of accommodation").
+STANCE_WORDS = re.compile(r"\b(stance|accommodat\w*|neutral)\b", re.I)
+
+
+def _table(question: str, passages: list[dict[str, Any]], document_id: Any) -> tuple[dict[str, Any], VoteTable] | None:
+    """The vote table of the resolution asked about: a question about the stance wants the vote on
+    the stance, never the rate's (the minutes may tabulate only the rate's, and state the stance
+    vote in a sentence); otherwise the rate's before the stance's."""
+    stance = bool(STANCE_WORDS.search(question))
+    found = [
+        (passage, table)
+        for passage in passages
+        if passage.get("document_id") == document_id
+        for table in vote_tables(passage.get("text", ""))
+    ]
+    on_stance = [f for f in found if STANCE_WORDS.search(f[1].caption)]
+    if stance:
+        return on_stance[0] if on_stance else None
+    return next((f for f in found if f not in on_stance), found[0] if found else None)
 
 
 def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> Evidence | None:
@@ -196,7 +207,7 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
     doc = lead.document_id
     own = [c for c in cands if c.document_id == doc]
     wanted = set(u.aspects)
-    table = _table(passages, doc) if wanted & {"who", "count"} else None
+    table = _table(question, passages, doc) if wanted & {"who", "count"} else None
     if table is not None:
         wanted -= {"who", "count"}
     chosen = _pick(own, wanted)

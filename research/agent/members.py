@@ -21,8 +21,9 @@ from research.agent.tables import HONORIFIC, normal_name
 # a vote table's "Yes"/"No" after a name is not part of it).
 PERSON = rf"\b{HONORIFIC}\s*[A-Z][a-z’'\-]+(?:\s+(?!(?:Yes|No|Abstain|Absent)\b)(?:[A-Z][a-z’'\-]+|[A-Z]\.)){{0,4}}"
 _PERSON = re.compile(PERSON)
-# "Statement by Prof. Jayanth R. Varma 42. Inflation is …": the heading, then the first paragraph's number.
-STATEMENT_BY = re.compile(rf"\bStatement by\s+({PERSON})(?=\s+\d{{1,3}}\.\s)")
+# "Statement by Prof. Jayanth R. Varma 42. Inflation is …": the heading, then the first paragraph's
+# number, or the passage's end (its first paragraph begins the next passage).
+STATEMENT_BY = re.compile(rf"\bStatement by\s+({PERSON})(?=\s+\d{{1,3}}\.\s|\s*$)")
 # "… Dr. Michael Debabrata Patra, Deputy Governor in charge …", "chaired by Shri Shaktikanta Das, Governor."
 _ROLE = re.compile(rf"({PERSON}),\s+(Deputy Governor|Governor)\b")
 _ROLE_ASKED = re.compile(r"\b(deputy governor|governor)\b", re.I)
@@ -43,7 +44,7 @@ _REASONING = re.compile(
 # author cited by surname and initial.
 _FOOTNOTE = re.compile(
     r"https?://|\bAvailable at\b|\b(?i:doi)\b|\bpp\. \d|\((?:[A-Z][a-z]+\s+)?\d{4}\)|\d+\s*[-–]\s*\d+\.?$"
-    r"|^[A-Z][\w’'\-]+,\s+[A-Z]\.?(?:\s|,|$)"
+    r"|^[A-Z][\w’'\-]+,\s+[A-Z](?:\.|,|\s+and\b)"
 )
 # Question words that name the vote or the asking, not the subject of the member's reasons.
 _ASKING = frozenset({"vote", "voted", "votin", "why", "reaso", "give", "gave", "argue", "argum", "say", "said"})

@@ -89,7 +89,10 @@ def _release(name: str) -> None:
     """At a module's teardown (its tests' transactions already rolled back, the session's database
     still there): remove the held library unless the next test's module uses it too."""
     following = _NEXT[0]
-    if name in _HELD and (following is None or following.path not in _USERS[name]):
+    # The next test itself, not its module: pytest-django runs a module's database tests apart from
+    # its other tests, so a module's tests need not run together, and a library left held for a
+    # module whose remaining tests never ask for it again would be seen by every test after them.
+    if name in _HELD and (following is None or name not in getattr(following, "fixturenames", ())):
         _HELD.pop(name)[1]()
 
 
