@@ -20,7 +20,7 @@ from research.agent.compose_member import compose_member
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
 from research.agent.composer import Composer, document_name, excerpt
-from research.agent.evidence import Candidate, Evidence, candidates, choose
+from research.agent.evidence import FIRST_PERSON, Candidate, Evidence, candidates, choose
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.passage_figures import pick_figures
@@ -58,6 +58,8 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     verb, the size of the move and the new level all parsed from it; with the move ("cut", "raised",
     "unchanged" or the sentence's own verb)."""
     s, p = cand.sentence, cand.passage
+    if not metric.figured or FIRST_PERSON.search(s):
+        return None  # the stance is not cut by basis points; a member's "I vote for a cut" is not the decision
     m = MOVED_RE.search(s) or MOVED_TO_RE.search(s)
     if m is not None:
         groups = m.groupdict()
@@ -146,6 +148,8 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
 
 
 def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:
+    if u.metrics and not u.metrics[0].figured:
+        return None  # "the policy stance: 25 basis points" would be another figure's
     figure = _anchor_figure(cand.sentence, u)
     if figure is None:
         return None

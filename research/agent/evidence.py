@@ -97,8 +97,9 @@ def _is_level(unit: str, percent: bool) -> bool:
 def _aspects_of(sentence: str, u: Understanding, metric_ok: bool) -> set[str]:
     covers: set[str] = set()
     figures = figures_in(sentence)
-    if metric_ok and DECISION_RE.search(sentence) and (MOVE_RE.search(sentence) or "unchanged" in sentence.lower()):
-        covers.add("change")
+    moved = DECISION_RE.search(sentence) and (MOVE_RE.search(sentence) or "unchanged" in sentence.lower())
+    if metric_ok and moved and not FIRST_PERSON.search(sentence):
+        covers.add("change")  # a member's "I vote for a cut by 25 basis points" is not the decision
     # A level is a per-cent figure (an amount for amount metrics), not a move ("by 25 basis points").
     percent = not u.metrics or u.metrics[0].percent
     if metric_ok and any(_is_level(unit, percent) for _, _, unit in figures):

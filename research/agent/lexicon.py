@@ -19,6 +19,7 @@ class Metric:
     terms: tuple[str, ...]  # any of these (lower case) names it in a passage
     excludes: tuple[str, ...] = ()  # a passage naming only these is about something else
     percent: bool = True  # usually written "x per cent"
+    figured: bool = True  # has a value ("6.50 per cent"); the stance has none
     asked: tuple[str, ...] = field(default=())  # extra question phrasings
 
 
@@ -38,6 +39,7 @@ METRICS: tuple[Metric, ...] = (
         "policy stance",
         ("stance", "withdrawal of accommodation", "accommodative", "neutral"),
         percent=False,
+        figured=False,
         asked=("stance",),
     ),
     Metric("sdf", "standing deposit facility (SDF) rate", ("standing deposit facility", "sdf")),

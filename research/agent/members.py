@@ -40,11 +40,12 @@ _REASONING = re.compile(
 )
 # A footnote's reference ("Available at: https://…", "Quarterly Review of Economics, 89 (June 2023)").
 # A footnote's reference ("Available at: https://…", "Quarterly Review of Economics and Finance, 89 (June
-# 2023): 369-393.", "Goyal, A and A. Verma."): a link, a year in brackets, a page range at its end, an
-# author cited by surname and initial.
+# 2023): 369-393.", "Goyal, A and A. Verma.", "6 BIS Quarterly Review, September 2021."): a link, a year in
+# brackets, a page range at its end, an author cited by surname and initial, a periodical and its date.
 _FOOTNOTE = re.compile(
     r"https?://|\bAvailable at\b|\b(?i:doi)\b|\bpp\. \d|\((?:[A-Z][a-z]+\s+)?\d{4}\)|\d+\s*[-–]\s*\d+\.?$"
     r"|^[A-Z][\w’'\-]+,\s+[A-Z](?:\.|,|\s+and\b)"
+    r"|\b(?:Review|Journal|Bulletin|Working Paper)\b.*,\s+(?:[A-Z][a-z]+\s+)?\d{4}\.?$"
 )
 # Question words that name the vote or the asking, not the subject of the member's reasons.
 _ASKING = frozenset({"vote", "voted", "votin", "why", "reaso", "give", "gave", "argue", "argum", "say", "said"})
@@ -129,12 +130,12 @@ def statement_of(name: str, ordered: list[dict[str, Any]]) -> list[dict[str, Any
     found: list[dict[str, Any]] = []
     for passage in ordered:
         text = " ".join(str(passage.get("text", "")).split())
-        start = 0
-        if not found:
-            heading = next((m for m in STATEMENT_BY.finditer(text) if normal_name(m.group(1)) == name), None)
-            if heading is None:
-                continue
-            start = heading.end()
+        # Its own heading begins the statement; repeated in a later passage (the chunker's overlap), the
+        # text before it there is the previous member's.
+        heading = next((m for m in STATEMENT_BY.finditer(text) if normal_name(m.group(1)) == name), None)
+        if heading is None and not found:
+            continue
+        start = heading.end() if heading is not None else 0
         # The next member's statement ends this one (a passage may repeat this one's heading: overlap).
         following = next((m for m in STATEMENT_BY.finditer(text, start) if normal_name(m.group(1)) != name), None)
         cut = text[start : following.start() if following else len(text)].strip()
@@ -151,7 +152,8 @@ def reasons(question: str, statement: list[dict[str, Any]], name: str) -> list[t
     seen: set[str] = set()
     for passage in statement:
         for sentence in sentences(passage["text"]):
-            if sentence not in seen and not _FOOTNOTE.search(sentence):
+            # A fragment ("close vigilance with a view to …", after a colon) does not read as a reason.
+            if sentence not in seen and not _FOOTNOTE.search(sentence) and not sentence[0].islower():
                 seen.add(sentence)  # overlapping passages repeat sentences
                 found.append((passage, sentence))
     if not found:

@@ -142,6 +142,8 @@ def _confidence(query: str, u: Understanding, passages: list[dict[str, Any]]) ->
     target period and covers the aspects asked; without a metric, keyword coverage and similarity."""
     if not passages:
         return 0.0
+    if any(p.get("statement_by") for p in passages):
+        return 0.9  # the named member's own statement, found by its heading ("Statement by …")
     ev = choose(query, u, passages)
     if ev is None:
         return 0.0

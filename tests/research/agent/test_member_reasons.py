@@ -230,3 +230,91 @@ def test_who_voted_on_the_stance_is_read_from_the_stance_vote_never_the_rate_tab
     rate = choose(on_rate, understand(on_rate, []), passages)
     assert rate is not None and rate.table is not None
     assert rate.table[1].no == ["Dr. Ashima Goyal", "Prof. Jayanth R. Varma"]
+
+
+def test_a_later_passage_repeating_the_heading_drops_the_previous_members_words_before_it() -> None:
+    # October 2023, p. 11: Dr. Rajiv Ranjan's vote ends his statement just before Dr. Patra's heading;
+    # the chunker's overlap repeats both at the start of the next passage.
+    ordered = [
+        {**_minutes()[4], "text": "Thus, I vote for pause in repo rate. Statement by Dr. Michael Debabrata Patra"},
+        {
+            **_minutes()[5],
+            "text": "Thus, I vote for pause in repo rate. Statement by Dr. Michael Debabrata Patra 60. The "
+            "recovery that had surged has been grudging. Accordingly, I vote for maintaining status quo on the "
+            "policy repo rate.",
+        },
+    ]
+    patra = statement_of("Dr. Michael Debabrata Patra", ordered)
+    assert [p["text"] for p in patra] == [
+        "",
+        "60. The recovery that had surged has been grudging. Accordingly, I vote for maintaining status quo on the "
+        "policy repo rate.",
+    ]
+    picked = [s for _, s in reasons("What did Patra argue?", patra, "Dr. Michael Debabrata Patra")]
+    assert picked == [
+        "The recovery that had surged has been grudging.",
+        "Accordingly, I vote for maintaining status quo on the policy repo rate.",
+    ]
+
+
+def test_a_periodical_cited_or_a_fragment_is_not_a_reason() -> None:
+    statement = [
+        {
+            **_minutes()[5],
+            "text": "anticipate that growth will gather positive momentum from the second quarter onwards. Our "
+            "projections 6 BIS Quarterly Review, September 2021. Accordingly, I vote for maintaining status quo.",
+        }
+    ]
+    assert [s for _, s in reasons("What did Patra argue?", statement, "Dr. Michael Debabrata Patra")] == [
+        "Accordingly, I vote for maintaining status quo."
+    ]
+
+
+def test_finding_the_named_members_statement_is_a_confident_retrieval() -> None:
+    from research.agent.tool_nodes import _confidence
+
+    question = "What did Patra argue in October 2023?"
+    patra = statement_of("Dr. Michael Debabrata Patra", _minutes())
+    assert _confidence(question, understand(question, []), patra) == 0.9
+    assert _confidence(question, understand(question, []), [_minutes()[0]]) < 0.9
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        # August 2017, p. 12: a member's vote, not the committee's decision; and the stance has no figure.
+        ("Why did the MPC change the stance to neutral?", "the policy stance was cut by"),
+        ("By how much did the MPC cut the repo rate in August 2017?", "the policy repo rate was cut by"),
+    ],
+)
+def test_a_members_vote_is_never_written_as_the_committees_decision(question: str, wrong: str) -> None:
+    from research.agent.compose_docs import compose_documents
+    from research.agent.verify import render_text
+
+    vote = "Hence, I vote for a policy repo rate cut by 25 basis points while retaining the neutral stance."
+    c = Composer(question)
+    out: dict[str, Any] = {
+        "passages": [{**_minutes()[4], "text": vote}],
+        "understanding": understand(question, []).as_dict(),
+    }
+    compose_documents(c, "rag_search", out)
+    answer = render_text(c.draft, c.claims)
+    assert wrong not in answer and vote in answer  # quoted as the member's words, not restated as a decision
+    passages = {p["chunk_id"]: p for p in out["passages"]}
+    checks = {x["check"]: x for x in assess(understand(question, []), c, passages)["checks"]}
+    assert checks["aspects"]["ok"] is False and "change" in checks["aspects"]["detail"]
+
+
+def test_the_stance_has_no_figure_to_write_even_beside_the_committees_move() -> None:
+    from research.agent.compose_docs import compose_documents
+    from research.agent.verify import render_text
+
+    question = "Why did the MPC change the stance to neutral?"
+    # August 2017's resolution (read by hand): the move was the rate's, the stance stayed neutral.
+    decided = "The MPC decided to reduce the policy repo rate by 25 basis points while retaining the neutral stance."
+    c = Composer(question)
+    out = {"passages": [{**_minutes()[1], "text": decided}], "understanding": understand(question, []).as_dict()}
+    compose_documents(c, "rag_search", out)
+    answer = render_text(c.draft, c.claims)
+    assert "policy stance was cut" not in answer and "Policy stance:" not in answer and decided in answer
+    assert c.outcome == "escalate"
