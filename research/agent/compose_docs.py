@@ -16,16 +16,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from research.agent.compose_member import compose_member
+from research.agent.compose_member import compose_member, compose_member_vote
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import FIRST_PERSON, Candidate, Evidence, candidates, choose
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, metrics_asked
+from research.agent.moves import asks_if_kept, verb_of, verdict
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
-from research.agent.statement_question import YES_NO
 from research.agent.tables import VoteTable, join_names
 from research.agent.understand import Understanding, understanding_from_dict
 
@@ -44,13 +44,6 @@ MOVED_RE = re.compile(
 )
 # "Increase the policy repo rate ... to 5.40 per cent" (no size of the move given)
 MOVED_TO_RE = re.compile(rf"\b{_VERB}\b[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%)", re.I)
-_CUT = ("reduc", "cut", "lower")
-_RAISE = ("increas", "rais", "hik")
-
-
-def _verb(word: str) -> str:
-    word = word.lower()
-    return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
 
 
 def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, Any]) -> tuple[str, str] | None:
@@ -65,7 +58,7 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
         groups = m.groupdict()
         level = c.quote_claim(p, groups["to"], "per cent", metric.label, **memo) if groups.get("to") else ""
         move = c.quote_claim(p, groups["by"], groups["unit"], f"change in {metric.label}") if groups.get("by") else ""
-        verb = _verb(groups["verb"])
+        verb = verb_of(groups["verb"])
         action = " ".join(x for x in (verb, f"by {move}" if move else "", f"to {level}" if level else "") if x)
         if verb in ("cut", "raised"):
             return f"In {document_name(p)}, the {metric.label} was {action}.", verb
@@ -74,31 +67,6 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
         level = c.quote_claim(p, m.group(1), "per cent", metric.label, **memo)
         return f"In {document_name(p)}, the {metric.label} was kept unchanged at {level}.", "unchanged"
     return None
-
-
-# "Did the MPC change the repo rate …?", "Was the repo rate cut …?", "Did it keep the rate unchanged?"
-_ASKED_MOVE = {
-    "unchanged": re.compile(r"\b(keep|kept|hold|held|leave|left|unchanged|paus\w*|maintain\w*)\b", re.I),
-    "cut": re.compile(r"\b(cut|cuts|reduc\w*|lower\w*|eas\w*)\b", re.I),
-    "raised": re.compile(r"\b(rais\w*|hik\w*|increas\w*|tighten\w*)\b", re.I),
-    "any": re.compile(r"\b(chang\w*|alter\w*|mov\w*|revis\w*)\b", re.I),
-}
-
-
-def _asks_if_kept(question: str) -> bool:
-    """ "Did the MPC keep the repo rate unchanged …?": a decision asked, though no move is named."""
-    return bool(YES_NO.search(question) and _ASKED_MOVE["unchanged"].search(question))
-
-
-def _verdict(question: str, move: str) -> str:
-    """ "Yes. " or "No. " before a decision line, when ``question`` asks whether that move was made."""
-    if not YES_NO.search(question):
-        return ""
-    asked = next((name for name, rx in _ASKED_MOVE.items() if rx.search(question)), None)
-    if asked is None or move not in ("cut", "raised", "unchanged"):
-        return ""
-    made = move == asked or (asked == "any" and move != "unchanged")
-    return "Yes. " if made else "No. "
 
 
 # Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
@@ -200,9 +168,9 @@ def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
         memo = _memo(u, cand)
         # "What did the MPC decide?" names no metric: the decision quoted names it ("… the policy repo rate").
         metric = u.metrics[0] if u.metrics else next(iter(metrics_asked(cand.sentence)), None)
-        asks_move = "change" in u.aspects or _asks_if_kept(c.question)
+        asks_move = "change" in u.aspects or asks_if_kept(c.question)
         decision = _decision_line(c, cand, metric, memo) if metric and asks_move else None
-        line = _verdict(c.question, decision[1]) + decision[0] if decision else None
+        line = verdict(c.question, decision[1]) + decision[0] if decision else None
         lines.append(line or _level_line(c, cand, u, memo) or "")
     if ev.table is not None:
         lines.append(_vote_line(c, *ev.table))
@@ -268,6 +236,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "Did the MPC change its stance …?": the committee's decision, yes or no
     if compose_member(c, passages):
         return  # "Why did Prof. Varma vote for a cut?": the member's own statement
+    if compose_member_vote(c, passages):
+        return  # "Did Prof. Varma vote to cut the rate?": yes or no from how the minutes say the member voted
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")

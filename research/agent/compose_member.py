@@ -1,4 +1,9 @@
-"""A question about what one member argued ("Why did Prof. Jayanth R. Varma vote for a cut in
+"""A yes/no question about one member's vote ("Did Prof. Varma vote to cut the rate in June
+2024?"), answered yes or no from the minutes' sentence that says how that member voted on the rate
+("Dr. Ashima Goyal and Prof. Jayanth R. Varma voted to reduce the policy repo rate by 25 basis
+points."), quoted and cited.
+
+A question about what one member argued ("Why did Prof. Jayanth R. Varma vote for a cut in
 February 2024?", "What did the Governor say about inflation?"), answered from that member's own
 statement in the minutes: the sentences that give the member's reasons (or speak to what was
 asked), then the member's vote, each quoted and cited to its page.
@@ -10,11 +15,16 @@ Pure: passages in, answer parts out.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from research.agent.composer import Composer, document_name
+from research.agent.evidence import FIRST_PERSON
+from research.agent.extract import sentences
 from research.agent.lexicon import ASPECTS
-from research.agent.members import asks_reasons, reasons
+from research.agent.members import asks_reasons, named, people, reasons
+from research.agent.moves import verb_of, verdict
+from research.agent.statement_question import YES_NO
 
 
 def compose_member(c: Composer, passages: list[dict[str, Any]]) -> bool:
@@ -35,3 +45,46 @@ def compose_member(c: Composer, passages: list[dict[str, Any]]) -> bool:
         c.quote(passage, sentence, "member statement", figure_claim=False)
     c.assessment = {"member_statement": name}
     return True
+
+
+# "… voted to reduce the policy repo rate …", "… voted to keep the policy repo rate unchanged …".
+_VOTED_ON_RATE = re.compile(
+    r"\bvoted (?:to|for) (?:an? )?(?P<verb>\w+)\b[^.;]{0,60}?\b(?:policy repo rate|repo rate|policy rate)\b", re.I
+)
+_KEEPS = ("keep", "maintain", "retain", "hold", "leave", "status")
+
+
+def _move_voted(sentence: str) -> str | None:
+    found = _VOTED_ON_RATE.search(sentence)
+    if found is None:
+        return None
+    verb = found.group("verb").lower()
+    if verb.startswith(_KEEPS):
+        return "unchanged"
+    moved = verb_of(verb)
+    return moved if moved in ("cut", "raised") else None
+
+
+def compose_member_vote(c: Composer, passages: list[dict[str, Any]]) -> bool:
+    """ "Did Prof. Varma vote to cut the rate …?": yes or no from the sentence that says how the
+    member the question names voted on the rate; ``False`` when the question is not such or none says."""
+    if not YES_NO.search(c.question) or not re.search(r"\bvot(?:e|ed)\b", c.question, re.I):
+        return False
+    texts = [str(p.get("text", "")) for p in passages]
+    member = named(c.question, people(texts), texts)
+    if member is None:
+        return False
+    for passage in passages:
+        for sentence in sentences(str(passage.get("text", ""))):
+            move = _move_voted(sentence)
+            if move is None or member not in " ".join(sentence.split()) or FIRST_PERSON.search(sentence):
+                continue
+            said_yes = verdict(c.question, move)
+            if not said_yes:
+                return False
+            said = {"cut": "to cut it", "raised": "to raise it", "unchanged": "to keep it unchanged"}[move]
+            c.parts.append(f"{said_yes}{member} voted {said}, according to {document_name(passage)}.")
+            c.quote(passage, sentence, "member vote", figure_claim=False)
+            c.assessment = {"member_vote": member}
+            return True
+    return False

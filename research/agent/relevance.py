@@ -255,8 +255,8 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         # Answered from statement cells by the operation the question asks (a value, a ratio, growth
         # computed by the calculator): "how much did … spend" is the amount, "how much did … grow" the growth.
         covered |= {"level", "change", "count"}
-    if c.assessment.get("member_statement"):
-        covered |= asked  # what the member named argued, and the member's own vote, in the member's words
+    if c.assessment.get("member_statement") or c.assessment.get("member_vote"):
+        covered |= asked  # what the member named argued or how the member voted, in the minutes' words
     if c.assessment.get("stance_decision"):
         covered.add("change")  # the committee's decision on its stance, quoted, says whether it changed
     if c.assessment.get("passage_figures"):
@@ -301,7 +301,7 @@ def _member_check(c: Composer, passages: dict[int, dict[str, Any]]) -> Check | N
         return None
     texts = [str(p.get("text", "")) for p in passages.values()]
     # A person the question itself names ("Dr. Urjit Patel") counts even where no passage names them.
-    member = named(c.question, people(texts) + people([c.question]), texts)
+    member = named(c.question, people(texts), texts) or named(c.question, people([c.question]), texts)
     if member is None:
         return None
     ok = c.assessment.get("member_statement") == member

@@ -97,9 +97,9 @@ def test_who_dissented_on_the_stance_is_the_member_with_reservations_not_the_rat
 def test_a_yes_no_question_about_a_move_is_answered_yes_or_no_from_the_decision(
     question: str, move: str, verdict: str
 ) -> None:
-    from research.agent.compose_docs import _verdict
+    from research.agent.moves import verdict as verdict_of
 
-    assert _verdict(question, move) == verdict
+    assert verdict_of(question, move) == verdict
 
 
 def test_a_cumulative_move_over_many_meetings_is_not_the_meetings_decision() -> None:

@@ -207,6 +207,11 @@ def test_a_member_asked_is_answered_only_by_that_members_own_statement() -> None
     patel.quote(passages[101], "Accordingly, the MPC decided to keep the policy repo rate unchanged.", "why")
     checks = {x["check"]: x for x in assess(understand(patel.question, []), patel, passages)["checks"]}
     assert checks["member"]["detail"] == "does not quote Dr. Urjit Patel’s own statement"
+    # "Prof. Varma" in the question and "Prof. Jayanth R. Varma" in the passages are one member, not two.
+    short = Composer("Why did Prof. Varma vote for a cut in June 2024?")
+    short.quote(passages[101], "Accordingly, the MPC decided to keep the policy repo rate unchanged.", "why")
+    checks = {x["check"]: x for x in assess(understand(short.question, []), short, passages)["checks"]}
+    assert checks["member"]["detail"] == "does not quote Prof. Jayanth R. Varma’s own statement"
 
 
 def test_who_voted_on_the_stance_is_read_from_the_stance_vote_never_the_rate_table() -> None:
@@ -318,3 +323,33 @@ def test_the_stance_has_no_figure_to_write_even_beside_the_committees_move() -> 
     answer = render_text(c.draft, c.claims)
     assert "policy stance was cut" not in answer and "Policy stance:" not in answer and decided in answer
     assert c.outcome == "escalate"
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("Did Prof. Varma vote to cut the rate in June 2024?", "Yes. Prof. Jayanth R. Varma voted to cut it"),
+        ("Did Dr. Patra vote to cut the repo rate in June 2024?", "No. Dr. Michael Debabrata Patra voted to keep it"),
+        ("Did Dr. Goyal vote to keep the repo rate unchanged?", "No. Dr. Ashima Goyal voted to cut it"),
+    ],
+)
+def test_a_yes_no_about_a_members_vote_is_answered_from_how_the_minutes_say_the_member_voted(
+    question: str, line: str
+) -> None:
+    from research.agent.compose_docs import compose_documents
+
+    # June 2024, p. 3, para 12 (read by hand).
+    para = (
+        "12. Dr. Shashanka Bhide, Dr. Rajiv Ranjan, Dr. Michael Debabrata Patra and Shri Shaktikanta Das voted to "
+        "keep the policy repo rate unchanged at 6.50 per cent. Dr. Ashima Goyal and Prof. Jayanth R. Varma voted to "
+        "reduce the policy repo rate by 25 basis points."
+    )
+    c = Composer(question)
+    out: dict[str, Any] = {
+        "passages": [{**_minutes()[1], "text": para}],
+        "understanding": understand(question, []).as_dict(),
+    }
+    compose_documents(c, "rag_search", out)
+    assert c.parts[0].startswith(line) and c.parts[0].endswith("according to RBI MPC Minutes, June 2024.")
+    passages = {p["chunk_id"]: p for p in out["passages"]}
+    assert assess(understand(question, []), c, passages)["ok"] is True

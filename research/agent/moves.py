@@ -1,0 +1,43 @@
+"""Moves of a rate: the move a sentence states ("reduce" → cut) and the move a yes/no question asks
+("Did the MPC change the repo rate …?", "Did Prof. Varma vote to cut …?"), so that a decision or a
+vote quoted answers it "Yes." or "No.". Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research.agent.statement_question import YES_NO
+
+_CUT = ("reduc", "cut", "lower")
+_RAISE = ("increas", "rais", "hik")
+
+
+def verb_of(word: str) -> str:
+    word = word.lower()
+    return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
+
+
+# "Did the MPC change the repo rate …?", "Was the repo rate cut …?", "Did it keep the rate unchanged?"
+ASKED_MOVE = {
+    "unchanged": re.compile(r"\b(keep|kept|hold|held|leave|left|unchanged|paus\w*|maintain\w*)\b", re.I),
+    "cut": re.compile(r"\b(cut|cuts|reduc\w*|lower\w*|eas\w*)\b", re.I),
+    "raised": re.compile(r"\b(rais\w*|hik\w*|increas\w*|tighten\w*)\b", re.I),
+    "any": re.compile(r"\b(chang\w*|alter\w*|mov\w*|revis\w*)\b", re.I),
+}
+
+
+def asks_if_kept(question: str) -> bool:
+    """ "Did the MPC keep the repo rate unchanged …?": a decision asked, though no move is named."""
+    return bool(YES_NO.search(question) and ASKED_MOVE["unchanged"].search(question))
+
+
+def verdict(question: str, move: str) -> str:
+    """ "Yes. " or "No. " before a decision line, when ``question`` asks whether that move was made."""
+    if not YES_NO.search(question):
+        return ""
+    asked = next((name for name, rx in ASKED_MOVE.items() if rx.search(question)), None)
+    if asked is None or move not in ("cut", "raised", "unchanged"):
+        return ""
+    made = move == asked or (asked == "any" and move != "unchanged")
+    return "Yes. " if made else "No. "
