@@ -23,7 +23,7 @@ from research.agent.evidence import FIRST_PERSON
 from research.agent.extract import sentences
 from research.agent.lexicon import ASPECTS
 from research.agent.members import asks_reasons, named, people, reasons
-from research.agent.moves import verb_of, verdict
+from research.agent.moves import MOVES, verb_of, verdict
 from research.agent.statement_question import YES_NO
 
 
@@ -51,18 +51,12 @@ def compose_member(c: Composer, passages: list[dict[str, Any]]) -> bool:
 _VOTED_ON_RATE = re.compile(
     r"\bvoted (?:to|for) (?:an? )?(?P<verb>\w+)\b[^.;]{0,60}?\b(?:policy repo rate|repo rate|policy rate)\b", re.I
 )
-_KEEPS = ("keep", "maintain", "retain", "hold", "leave", "status")
 
 
 def _move_voted(sentence: str) -> str | None:
     found = _VOTED_ON_RATE.search(sentence)
-    if found is None:
-        return None
-    verb = found.group("verb").lower()
-    if verb.startswith(_KEEPS):
-        return "unchanged"
-    moved = verb_of(verb)
-    return moved if moved in ("cut", "raised") else None
+    moved = verb_of(found.group("verb")) if found else None
+    return moved if moved in MOVES else None
 
 
 def compose_member_vote(c: Composer, passages: list[dict[str, Any]]) -> bool:

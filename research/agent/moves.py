@@ -11,10 +11,15 @@ from research.agent.statement_question import YES_NO
 
 _CUT = ("reduc", "cut", "lower")
 _RAISE = ("increas", "rais", "hik")
+_KEEP = ("keep", "maintain", "retain", "hold", "leave", "status")  # "voted for status quo"
+MOVES = ("cut", "raised", "unchanged")
 
 
 def verb_of(word: str) -> str:
+    """The move a verb states ("reduce" → "cut", "keep" → "unchanged"), else the verb itself."""
     word = word.lower()
+    if word.startswith(_KEEP):
+        return "unchanged"
     return "cut" if word.startswith(_CUT) else "raised" if word.startswith(_RAISE) else word
 
 
@@ -37,7 +42,7 @@ def verdict(question: str, move: str) -> str:
     if not YES_NO.search(question):
         return ""
     asked = next((name for name, rx in ASKED_MOVE.items() if rx.search(question)), None)
-    if asked is None or move not in ("cut", "raised", "unchanged"):
+    if asked is None or move not in MOVES:
         return ""
     made = move == asked or (asked == "any" and move != "unchanged")
     return "Yes. " if made else "No. "
