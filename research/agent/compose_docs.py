@@ -7,6 +7,8 @@ quoted evidence with its citations.
 * A level reads "CPI inflation (Q3 2024-25): 4.6 per cent, according to …".
 * No document for the named period: "The library has no … for October 2022", with the nearest
   documents of the series; evidence for another period: "… for 2023-24, not for 2024-25".
+* Nothing on the company or institution named ("Microsoft's", "the Federal Open Market Committee"):
+  said so, rather than another one's figures.
 
 Every figure is a ``[[cN]]`` claim on a quoted passage or the parsed table. Pure: no database.
 """
@@ -24,6 +26,7 @@ from research.agent.evidence import FIRST_PERSON, Candidate, Evidence, candidate
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.moves import asks_if_kept, verb_of, verdict
+from research.agent.names import names_missing
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
 from research.agent.tables import VoteTable, join_names
@@ -223,6 +226,18 @@ def _no_document(c: Composer, info: dict[str, Any]) -> None:
     c.outcome = "no_document"
 
 
+def _not_named(c: Composer, name: str) -> None:
+    """The question is about ``name`` ("Microsoft's Azure revenue", "the Federal Open Market
+    Committee") and no passage found names it: another company's or central bank's figures would
+    trace perfectly and answer nothing."""
+    named = f"the {name}" if re.search(rf"\bthe {re.escape(name)}", c.question, re.I) else name
+    c.parts.append(
+        f"I found nothing on {named} in the library: no passage found for this question names it, "
+        "so I did not answer from other documents."
+    )
+    c.outcome = "no_document"
+
+
 def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
     """The rag_search result ``out`` as a direct answer line and quoted evidence."""
     u = understanding_from_dict(out.get("understanding") or {})
@@ -232,6 +247,9 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
     if compose_statements(c, out):
         return  # answered from statement cells (research/agent/compose_statements.py)
     passages = out.get("passages") or []
+    if passages and (missing := names_missing(c.question, passages)):
+        _not_named(c, missing[0])
+        return
     if compose_stance(c, passages):
         return  # "Did the MPC change its stance …?": the committee's decision, yes or no
     if compose_member(c, passages):

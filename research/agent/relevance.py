@@ -20,7 +20,10 @@ the question asked, from the question's understanding and the cited passages' ow
 * **member** — what a member argued is quoted from that member's own statement, not from the
   resolution, the vote table or another member;
 * **verdict** — a yes/no question is answered yes or no: a figure alone ("3 per cent" for "was
-  more than half of GMV from the U.S.?") leaves the question open.
+  more than half of GMV from the U.S.?") leaves the question open;
+* **subject** — an institution or segment the question names ("the Federal Open Market
+  Committee", "Digital Media") is named by the passages cited (``names``): the RBI's reasons are
+  not the Fed's.
 
 Market answers: every ticker named has a figure. Pure: the caller passes the passages.
 """
@@ -39,6 +42,7 @@ from research.agent.evidence import _aspects_of, _is_level
 from research.agent.extract import WEIGHT_BEFORE
 from research.agent.lexicon import names_metric
 from research.agent.members import asks_reasons, named, people
+from research.agent.names import names_asked, names_missing
 from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions, month_number
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
@@ -309,6 +313,15 @@ def _member_check(c: Composer, passages: dict[int, dict[str, Any]]) -> Check | N
     return {"check": "member", "ok": ok, "detail": detail}
 
 
+def _subject_check(question: str, cited: list[dict[str, Any]]) -> Check | None:
+    asked = names_asked(question)
+    if not asked or not cited:
+        return None
+    missing = names_missing(question, cited)
+    detail = f"the passages cited never name “{missing[0]}”" if missing else f"the evidence names {', '.join(asked)}"
+    return {"check": "subject", "ok": not missing, "detail": detail}
+
+
 def _verdict_check(c: Composer) -> Check | None:
     if not YES_NO.search(c.question) or not c.parts:
         return None
@@ -353,6 +366,7 @@ def assess(
         _line_check(c.question, c, rows or []),
         _verdict_check(c),
         _member_check(c, passages),
+        _subject_check(c.question, cited),
     )
     checks = [x for x in found if x] + _evidence_checks(u, c, cited)
     ok = all(x["ok"] for x in checks) if checks else None
