@@ -21,6 +21,7 @@ from typing import Any
 from research.agent.compose_member import compose_member, compose_member_vote
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
+from research.agent.compose_topic import compose_topic
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import FIRST_PERSON, Candidate, Evidence, candidates, choose
 from research.agent.extract import WEIGHT_BEFORE, figures_in
@@ -256,6 +257,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "Why did Prof. Varma vote for a cut?": the member's own statement
     if compose_member_vote(c, passages):
         return  # "Did Prof. Varma vote to cut the rate?": yes or no from how the minutes say the member voted
+    if compose_topic(c, u, passages):
+        return  # "What did the MPC say about crude oil prices?": the sentences that name them
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")

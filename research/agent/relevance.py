@@ -21,6 +21,8 @@ the question asked, from the question's understanding and the cited passages' ow
   resolution, the vote table or another member;
 * **verdict** — a yes/no question is answered yes or no: a figure alone ("3 per cent" for "was
   more than half of GMV from the U.S.?") leaves the question open;
+* **topic** — a question about a topic ("what did the MPC say about crude oil prices?") quotes a
+  sentence that names it (``topics``);
 * **subject** — an institution or segment the question names ("the Federal Open Market
   Committee", "Digital Media") is named by the passages cited (``names``): the RBI's reasons are
   not the Fed's.
@@ -45,6 +47,7 @@ from research.agent.members import asks_reasons, named, people
 from research.agent.names import names_asked, names_missing
 from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions, month_number
 from research.agent.statement_question import YES_NO, asked_lines, own_label
+from research.agent.topics import names_topic, topic_asked, topic_phrase
 from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
 from research.ingest.metadata import DATE_RE, first_date
 
@@ -322,6 +325,15 @@ def _subject_check(question: str, cited: list[dict[str, Any]]) -> Check | None:
     return {"check": "subject", "ok": not missing, "detail": detail}
 
 
+def _topic_check(c: Composer) -> Check | None:
+    topic = topic_asked(c.question)
+    if not topic or not c.citations:
+        return None
+    about = topic_phrase(c.question)
+    ok = any(names_topic(x["quote"], topic) for x in c.citations)
+    return {"check": "topic", "ok": ok, "detail": f"quotes on {about}" if ok else f"no sentence quoted names {about}"}
+
+
 def _verdict_check(c: Composer) -> Check | None:
     if not YES_NO.search(c.question) or not c.parts:
         return None
@@ -367,6 +379,7 @@ def assess(
         _verdict_check(c),
         _member_check(c, passages),
         _subject_check(c.question, cited),
+        _topic_check(c),
     )
     checks = [x for x in found if x] + _evidence_checks(u, c, cited)
     ok = all(x["ok"] for x in checks) if checks else None

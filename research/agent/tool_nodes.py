@@ -20,6 +20,7 @@ from research.agent.extract import best_sentence
 from research.agent.members import apart_from_statements, asks_reasons, member_asked, statement_of
 from research.agent.state import ChatState, llm_usage
 from research.agent.statement_question import documents_for
+from research.agent.topics import topic_asked
 from research.agent.understand import Understanding, understand, understanding_from_dict
 
 
@@ -107,9 +108,9 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
 
     ev = choose(query, u, passages)
     asked = state.get("resolved") or state["question"]
-    if ev is not None and asks_reasons(asked):
+    if ev is not None and (asks_reasons(asked) or topic_asked(asked)):
         # "Why did Prof. Varma vote for a cut?": the member's own statement, not the resolution; "Why
-        # did the MPC …?": the resolution, not a member's statement.
+        # did the MPC …?", "What did the MPC note about …?": the resolution, not a member's statement.
         ordered = store.statement_passages(state, ev.document_id)
         member = member_asked(asked, ordered)
         passages = passages + statement_of(member, ordered) if member else apart_from_statements(passages, ordered)

@@ -1,0 +1,53 @@
+"""The topic a question asks the documents about: "What did the MPC say about crude oil prices in
+August 2024?" → "crude oil prices"; "What is the Reserve Bank's view on the monsoon?" → "monsoon".
+
+Such a question is answered by the sentences that name the topic, not by whatever figure sentence
+ranks first ("The figure: 6.25 per cent", the SDF rate, was the answer about crude oil prices).
+A sentence names the topic when it holds each of the topic's words (cut to a five-letter stem, as
+``extract.keywords`` cuts them: "tension" meets "tensions"). Pure: text in, words out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research.agent.periods import MONTH_ALT
+
+# "say about", "said on", "view on", "views about", "comment on", "outlook for", "assessment of".
+_ASKED_ABOUT = re.compile(
+    r"\b(?:say|says|said|write|writes|wrote|note|notes|noted|state|states|stated|comments?|commented|remarks?|"
+    r"mentions?|mentioned|views?|think|thinks|thought|assessment|position|concerns?|outlook|observ\w*)"
+    r"(?:\s+\w+){0,4}?\s+(?:about|on|of|regarding|concerning|for)\s+(?P<topic>[^?.!;]+)",
+    re.I,
+)
+# Where the topic ends: the period, the document or the meeting it is asked of.
+_TOPIC_END = re.compile(
+    rf"\s+(?:in|at|during|from|since|by|over|according|per|as of|for the|for (?:fy|q[1-4]|20\d\d)|"
+    rf"(?:{MONTH_ALT})|(?:19|20)\d\d|q[1-4]|its|this|last)\b",
+    re.I,
+)
+_WORD = re.compile(r"[a-z][a-z\-]+")
+_NOT_TOPIC = {"the", "and", "its", "their", "our", "any", "rbi", "mpc", "committee", "minutes", "meeting", "report"}
+
+
+def topic_phrase(question: str) -> str:
+    """The topic as the question words it ("the monsoon", "crude oil prices"); "" when none."""
+    found = _ASKED_ABOUT.search(question)
+    return _TOPIC_END.split(found.group("topic"), maxsplit=1)[0].strip(" ,'\"’") if found else ""
+
+
+def topic_asked(question: str) -> list[str]:
+    """The topic's words as asked ("crude", "oil", "prices"); [] when the question asks about no topic."""
+    return [w for w in _WORD.findall(topic_phrase(question).lower()) if w not in _NOT_TOPIC and len(w) > 2]
+
+
+def names_topic(sentence: str, topic: list[str]) -> bool:
+    """Whether ``sentence`` holds every word of ``topic`` (five-letter stems)."""
+    words = {w[:5] for w in _WORD.findall(sentence.lower())}
+    return bool(topic) and all(t[:5] in words for t in topic)
+
+
+def topic_at(sentence: str, topic: list[str]) -> int:
+    """Where in ``sentence`` the topic is first named (its first word), for excerpts and ranking."""
+    found = re.search(rf"\b{re.escape(topic[0][:5])}", sentence, re.I) if topic else None
+    return found.start() if found else 0
