@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import compose_member, compose_member_vote
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
@@ -245,9 +246,11 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
     if out.get("no_document"):
         _no_document(c, out["no_document"])
         return
-    if compose_statements(c, out):
-        return  # answered from statement cells (research/agent/compose_statements.py)
     passages = out.get("passages") or []
+    if compose_statements(c, out):
+        if "why" in u.aspects:
+            compose_drivers(c, passages)  # "What drove …?": the filing's own sentence on why the line moved
+        return  # answered from statement cells (research/agent/compose_statements.py)
     if passages and (missing := names_missing(c.question, passages)):
         _not_named(c, missing[0])
         return

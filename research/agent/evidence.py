@@ -27,8 +27,14 @@ DECISION_RE = re.compile(
     re.I,
 )
 MOVE_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(basis points|bps|percentage points?)\b|\bfrom [^;]{0,40}\bto\b", re.I)
+# A cause given: "due primarily to", "driven by", "as a result of" (a filing's discussion of a line).
+CAUSE = (
+    r"due (?:primarily |mainly |largely |principally )?to|driven (?:primarily |mainly |largely )?by|as a result of|"
+    r"resulting from|reflecting|owing to|attributable to|because of"
+)
+CAUSE_RE = re.compile(rf"\b(?:{CAUSE})\b", re.I)
 WHY_RE = re.compile(
-    r"\b(because|on account of|in view of|given (?:the|that)|driven by|reflecting|owing to|due to|in order to|"
+    rf"\b({CAUSE}|because|on account of|in view of|given (?:the|that)|in order to|"
     r"so as to|to ensure|considering|against this backdrop|accordingly|in these circumstances|warrant\w*|"
     r"concern\w*|risks?)\b",
     re.I,

@@ -69,7 +69,8 @@ def _tokens(line: str) -> list[str]:
 
 def split_row(line: str) -> tuple[str, list[Cell]]:
     """(label, cells) of a table line: the longest run of value tokens at the line's end, and the
-    words before it. A line with no trailing values has no cells; a label must hold a word."""
+    words before it. A line with no trailing values has no cells; a label must hold a word (or an
+    abbreviation: eBay's GMV by region prints "U.S. $ 9,010 …")."""
     tokens = _tokens(line)
     cells: list[Cell] = []
     cut = len(tokens)
@@ -83,7 +84,7 @@ def split_row(line: str) -> tuple[str, list[Cell]]:
     if cells and _ENDS_WITH_MONTH_DAY.search(label) and re.fullmatch(r"(?:19|20)\d{2}", cells[0].text):
         label = f"{label} {cells.pop(0).text}"
     label = label.rstrip(" $:")
-    if not re.search(r"[A-Za-z]{2,}", label):
+    if not re.search(r"[A-Za-z]{2,}|\b(?:[A-Z]\.){2,}", label):  # a word, or an abbreviation: "U.S."
         return line, []
     return label, cells
 

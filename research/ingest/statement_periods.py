@@ -22,10 +22,11 @@ _MONTH_ALT = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _NUMBER_WORDS = {"one": 1, "three": 3, "six": 6, "nine": 9, "twelve": 12, "fifty-two": 52, "fifty-three": 53}
 
 # "Three Months Ended", "12 Weeks Ended", "Quarters Ended", "For the Years Ended", "Fiscal Year Ended",
-# "First Quarter" (earnings releases), "Six Months Ended".
+# "First Quarter" (earnings releases), "Six Months Ended"; "Three Months Six Months" over "2023 2022 % Change
+# 2023 2022 % Change" (a segment note's two header lines, no end date printed).
 DURATION_RE = re.compile(
-    r"\b(?:(?P<n>\d{1,2}|one|three|six|nine|twelve|fifty-two|fifty-three)[- ](?P<unit>months?|weeks?)"
-    r"|(?P<q>quarters?)|(?:fiscal )?(?P<y>years?))\s+ended\b"
+    r"\b(?:(?P<n>\d{1,2}|one|three|six|nine|twelve|fifty-two|fifty-three)[- ](?P<unit>months?|weeks?)(?:\s+ended)?\b"
+    r"|(?:(?P<q>quarters?)|(?:fiscal )?(?P<y>years?))\s+ended\b)"
     r"|\b(?P<ord>first|second|third|fourth)\s+quarter\b",
     re.I,
 )

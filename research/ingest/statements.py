@@ -22,6 +22,7 @@ names a company. Pure: no database.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -175,6 +176,8 @@ def _data_line(t: _Table, line: str, page: Any, out: list[StatementRowDraft]) ->
     label, cells = split_row(line)
     if not cells or (all(re.fullmatch(r"(?:19|20)\d{2}", c.text) for c in cells) and is_header_line(line)):
         return False  # "Translation 2023 2022" is more of the header
+    if t.columns and len(cells) < len(t.columns) and all(is_footnote_marker(c) for c in cells):
+        return False  # "Gross Merchandise Volume (3)": a heading and its note's marker, not a row
     if t.header:
         t.columns, t.header = header_columns(" ".join(t.header)), []
         t.section, t.rows_since_header = "", 0
@@ -184,7 +187,7 @@ def _data_line(t: _Table, line: str, page: Any, out: list[StatementRowDraft]) ->
     if t.pending and _continues(t.pending, label):
         label, line = f"{t.pending} {label}", f"{t.pending} {line}"
     elif t.pending and not t.pending_row:
-        t.section = t.pending.rstrip(":").strip()
+        t.section = _heading(t.pending)
     t.pending, t.pending_row = "", False
     row = _row(t, label, line, cells, page)
     if row is None:
@@ -236,8 +239,13 @@ def _text_line(t: _Table, line: str) -> None:
         t.header.append(line)  # "Inc/ (Dec)", "Excluding Currency Translation": more of the header
         return
     if t.pending and not t.pending_row:
-        t.section = t.pending.rstrip(":").strip()
+        t.section = _heading(t.pending)
     t.pending, t.pending_row = line, False
+
+
+def _heading(line: str) -> str:
+    """A section heading as printed, without its colon or its notes' markers ("Gross Merchandise Volume (3)")."""
+    return re.sub(r"(?:\s*\(\d\))+$", "", line.rstrip(":").strip())
 
 
 def _caption(t: _Table, line: str) -> bool:
@@ -263,4 +271,29 @@ def extract_statements(pages: list[Any]) -> list[StatementRowDraft]:
                 continue
             if t.units_open or (not _caption(t, line) and not _data_line(t, line, page, out)):
                 _text_line(t, line)
+    _date_like_columns(out)
     return out
+
+
+def _date_like_columns(rows: list[StatementRowDraft]) -> None:
+    """A column printed with its length and year only (Adobe's segment note: "Three Months" over
+    "2023") takes the end date and label of the column of that length and year the filing prints
+    most often elsewhere ("Three Months Ended June 2, 2023", its income statement's): the question's
+    "quarter ended June 2, 2023" then finds it, and a share reads both lines from the same period.
+    A tie leaves it undated."""
+    printed: dict[tuple[int, int], Counter[str]] = {}
+    labels: dict[tuple[int, str], str] = {}
+    for row in rows:
+        for cell in row.cells:
+            if cell.get("end") and cell.get("months") and cell.get("year"):
+                printed.setdefault((cell["months"], cell["year"]), Counter())[cell["end"]] += 1
+                key = (cell["months"], cell["end"])
+                labels[key] = max(labels.get(key, ""), cell["label"], key=len)
+    for row in rows:
+        for cell in row.cells:
+            months, year = cell.get("months"), cell.get("year")
+            counts = printed.get((months, year)) if months and year and not cell.get("end") else None
+            ranked = counts.most_common(2) if counts else []
+            if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+                cell["end"] = ranked[0][0]
+                cell["label"] = labels[(cell["months"], ranked[0][0])]

@@ -291,3 +291,58 @@ def test_a_statement_row_cut_over_two_lines_is_joined_and_notes_tables_are_named
     assert joined and joined[0].cells[0]["text"] == "(282)"
     segment = [r for r in rows if r.label == "Greater China: Net sales" and r.page_number == 16]
     assert segment and segment[0].statement == "segment_note" and segment[0].cells[0]["text"] == "15,758"
+
+
+def test_a_column_printed_with_its_length_and_year_only_takes_the_filings_end_date_for_them() -> None:
+    # Adobe 10-Q, PDF p. 30, "Segment Information": "Three Months Six Months" over "2023 2022 % Change
+    # 2023 2022 % Change", no end date printed; the income statement (p. 4) prints "Three Months Ended
+    # June 2, 2023" and "June 3, 2022". Read from the PDF by hand.
+    columns = header_columns("Three Months Six Months 2023 2022 % Change 2023 2022 % Change")
+    assert [(c.label, c.months, c.year) for c in columns if not c.change] == [
+        ("Three Months 2023", 3, 2023),
+        ("Three Months 2022", 3, 2022),
+        ("Six Months 2023", 6, 2023),
+        ("Six Months 2022", 6, 2022),
+    ]
+    _row, quarter = _cell(ADOBE, "Total Digital Media revenue", "Three Months Ended June 2, 2023", page=30)
+    assert (quarter["text"], quarter["end"], quarter["months"]) == ("3,511", "2023-06-02", 3)
+    _row, before = _cell(ADOBE, "Total Digital Media revenue", "Three Months Ended June 3, 2022", page=30)
+    assert before["text"] == "3,200"
+    _row, half = _cell(ADOBE, "Total Digital Media revenue", "Six Months Ended June 2, 2023", page=30)
+    assert half["text"] == "6,906"
+
+
+def test_a_region_abbreviated_is_a_row_and_a_heading_with_its_notes_marker_is_its_section() -> None:
+    # eBay's first-quarter 2023 release, PDF p. 10, "Unaudited Supplemental Operating Data": "Gross
+    # Merchandise Volume (3)", then "U.S. $ 9,010 …", "International $ 9,400 …", "Total Gross Merchandise
+    # Volume $ 18,410 …". Read from the PDF by hand.
+    period = "Three Months Ended March 31, 2023"
+    row, us = _cell(EBAY, "Gross Merchandise Volume: U.S.", period, page=10)
+    assert us["text"] == "9,010" and row.section == "Gross Merchandise Volume"
+    _row, abroad = _cell(EBAY, "Gross Merchandise Volume: International", period, page=10)
+    assert abroad["text"] == "9,400"
+    _row, total = _cell(EBAY, "Total Gross Merchandise Volume", period, page=10)
+    assert total["text"] == "18,410"
+
+
+def test_an_undated_column_takes_the_end_date_printed_most_often_and_a_tie_leaves_it_undated() -> None:
+    from research.ingest.statements import _date_like_columns
+
+    def row(*cells: dict[str, Any]) -> StatementRowDraft:
+        return StatementRowDraft(
+            statement="note", caption="", section="", label="x", line="x", unit="", cells=list(cells),
+            page_number=1, page_label="1",
+        )  # fmt: skip
+
+    def cell(label: str, end: str | None, months: int | None = 3, year: int = 2023) -> dict[str, Any]:
+        return {"label": label, "end": end, "months": months, "year": year, "text": "1", "value": "1"}
+
+    dated = [row(cell("Three Months Ended June 2, 2023", "2023-06-02")) for _ in range(2)]
+    stray = row(cell("Three Months June 3, 2023", "2023-06-03"))
+    undated = row(cell("Three Months 2023", None), cell("Six Months 2023", None, months=6))
+    _date_like_columns([*dated, stray, undated])
+    assert undated.cells[0]["end"] == "2023-06-02" and undated.cells[0]["label"] == "Three Months Ended June 2, 2023"
+    assert undated.cells[1]["end"] is None  # no six-month column of 2023 is printed with its date
+    tie = row(cell("Three Months 2023", None))
+    _date_like_columns([dated[0], stray, tie])
+    assert tie.cells[0]["end"] is None and tie.cells[0]["label"] == "Three Months 2023"
