@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from core.llm import get_llm
 from core.roles import can_access
 from core.tools import ToolFailure, call_tool, tool
+from research.agent.evidence import FIRST_PERSON
 from research.agent.extract import FIGURE_RE, best_sentence
 from research.agent.periods import find_periods
 
@@ -55,13 +56,20 @@ Retrieved = list[tuple[str, str, list[dict[str, Any]]]]  # (side, aspect, passag
 
 def _side_filters(user: Any, period: Any) -> dict[str, Any]:
     """The documents whose period overlaps ``period`` (a meeting in that month, a report for that
-    year), as a search filter; any dated series, matched like a question naming the period."""
+    year), as a search filter; any dated series, matched like a question naming the period. For a
+    month, those dated within it when there are any."""
     from research.agent.understand import LibDoc, Understanding, doc_matches
     from research.selectors import document_index
 
     scope = Understanding(doc_periods=[period])
-    ids = [row["id"] for row in document_index(user=user) if doc_matches(LibDoc(**row), scope)]
-    return {"document_ids": ids or [0]}  # [0]: nothing matches, rather than everything
+    matched = [doc for doc in (LibDoc(**row) for row in document_index(user=user)) if doc_matches(doc, scope)]
+    if period.kind == "month":
+        # A month names its meeting: the documents of that month (the minutes), not a report whose
+        # year spans it (the annual report's "… unchanged at 6.50 per cent in April 2023 …" is not
+        # December 2023's decision).
+        within = [d for d in matched if d.start and d.end and period.start <= d.start and d.end < period.end]
+        matched = within or matched
+    return {"document_ids": [d.id for d in matched] or [0]}  # [0]: nothing matches, rather than everything
 
 
 def _retrieve(params: CompareIn, user: Any) -> tuple[list[str], Retrieved]:
@@ -89,7 +97,8 @@ def _retrieve(params: CompareIn, user: Any) -> tuple[list[str], Retrieved]:
 def _extractive(retrieved: Retrieved) -> list[ComparedFact]:
     facts: list[ComparedFact] = []
     for side, aspect, passages in retrieved:
-        picked = best_sentence(aspect, passages)
+        # The committee's words, not a member's "I vote to keep the policy repo rate unchanged …".
+        picked = best_sentence(aspect, passages, skip=FIRST_PERSON.search) or best_sentence(aspect, passages)
         if picked is None:
             continue
         passage, sentence, _ = picked

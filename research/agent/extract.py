@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z•(])|\s*•\s*")
@@ -99,15 +100,20 @@ def sentences(text: str) -> list[str]:
     return found
 
 
-def best_sentence(question: str, passages: list[dict[str, Any]]) -> tuple[dict[str, Any], str, float] | None:
+def best_sentence(
+    question: str, passages: list[dict[str, Any]], skip: Callable[[str], object] | None = None
+) -> tuple[dict[str, Any], str, float] | None:
     """(passage, sentence, keyword coverage) of the sentence that best answers ``question``;
-    sentences carrying a figure are preferred when the question asks for one."""
+    sentences carrying a figure are preferred when the question asks for one; those ``skip``
+    is true of are passed over."""
     wanted = keywords(question) | ({"repo"} if "repo" in question.lower() else set())
     wants_rate = "rate" in question.lower()
     wants_figure = bool(re.search(r"\b(what|how much|rate|level|projection|figure|inflation|growth)\b", question, re.I))
     best: tuple[float, int, dict[str, Any], str, float] | None = None
     for rank, passage in enumerate(passages):
         for sentence in sentences(passage.get("text", "")):
+            if skip is not None and skip(sentence):
+                continue
             words = {w[:5] for w in _WORD.findall(sentence.lower())}
             coverage = len(wanted & words) / len(wanted) if wanted else 0.0
             figure = FIGURE_RE.search(sentence)
