@@ -27,7 +27,7 @@ from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import FIRST_PERSON, Candidate, Evidence, candidates, choose
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, metrics_asked
-from research.agent.moves import asks_if_kept, verb_of, verdict
+from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
 from research.agent.names import names_missing
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
@@ -175,6 +175,9 @@ def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
         metric = u.metrics[0] if u.metrics else next(iter(metrics_asked(cand.sentence)), None)
         asks_move = "change" in u.aspects or asks_if_kept(c.question)
         decision = _decision_line(c, cand, metric, memo) if metric and asks_move else None
+        if decision and other_move(c.question, decision[1]):
+            c.outcome = "escalate"  # "When did the MPC last raise the rate?" is not answered by a hold
+            return None
         line = verdict(c.question, decision[1]) + decision[0] if decision else None
         lines.append(line or _level_line(c, cand, u, memo) or "")
     if ev.table is not None:

@@ -52,14 +52,17 @@ DISSENT_STATED = re.compile(
 # "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
 _MONTH_NAMES = "|".join(MONTHS)
 OTHER_MEETING = re.compile(
-    rf"\b(?:in|at|during|since|from) the (?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ )?"
-    rf"(?:meeting|review|policy)\b"
+    rf"\b(?:in|at|during|since|from) the (?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ ){{0,2}}"
+    rf"(?:meetings?|reviews?|policy)\b"
     rf"|\bmeeting (?:held )?(?:in|during) (?:{_MONTH_NAMES})\b",  # "in its meeting held in May"
     re.I,
 )
-# "raising the repo rate cumulatively by 250 bps during May 2022 to February 2023": many meetings' moves.
+# "raising the repo rate cumulatively by 250 bps during May 2022 to February 2023": many meetings' moves;
+# "… increase in policy repo rate by 250 basis points since May 2022 …": the moves since then, together.
 CUMULATIVE_MOVE = re.compile(
-    r"\bcumulative(?:ly)?\s+by\b|\bcumulative\s+(?:increase|reduction|hike|cut)s?\s+of\b", re.I
+    r"\bcumulative(?:ly)?\s+by\b|\bcumulative\s+(?:increase|reduction|hike|cut)s?\s+of\b"
+    rf"|\b(?:basis points|bps|percentage points?) (?:since|from) (?:{_MONTH_NAMES})\b",
+    re.I,
 )
 FIRST_PERSON = re.compile(r"(?:^|[\s(“\"])(?:I|I'm|I’m)\s|\b[Mm]y\b")
 _WORD = re.compile(r"[a-z][a-z\-]+")

@@ -46,3 +46,18 @@ def verdict(question: str, move: str) -> str:
         return ""
     made = move == asked or (asked == "any" and move != "unchanged")
     return "Yes. " if made else "No. "
+
+
+_ASK = re.compile(r"\b(?:when|what|which|how|by how much)\b", re.I)
+
+
+def other_move(question: str, move: str) -> bool:
+    """Whether a question that is not a yes/no asks for one move ("When did the MPC last raise the
+    rate?", "By how much did it cut …?") and ``move`` is another: the decision found does not answer."""
+    if YES_NO.search(question) or move not in MOVES:
+        return False
+    # The ask itself, not a premise before it ("Since the MPC cut the rate …, what rate did it decide?").
+    wh = _ASK.search(question)
+    ask = question[wh.start() :] if wh else ""
+    asked = [name for name in ("cut", "raised") if ASKED_MOVE[name].search(ask)]
+    return len(asked) == 1 and move != asked[0]

@@ -1,0 +1,70 @@
+"""A decision answers the move asked: "Did the MPC change the repo rate in August 2024?" had been
+answered "Yes … raised by 250 basis points" from a member's recollection of the moves since May 2022
+(August 2024 minutes, p. 13), verified; "When did the MPC last raise the repo rate?" with October
+2018's account of June's and August's raises as October's own, verified. Pure: the move rules in
+research/agent/evidence.py and moves.py; the chat over the shipped minutes is the last test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from research.agent.evidence import CUMULATIVE_MOVE, OTHER_MEETING
+from research.agent.moves import other_move
+from tests.research.agent.golden import Runner, outcome_of
+
+# Read by hand: August 2024 minutes p. 13; October 2018 minutes p. 13.
+SINCE = (
+    "The calibrated increase in policy repo rate by 250 basis points since May 2022 and subsequent change of "
+    "stance to withdrawal of accommodation has facilitated gradual disinflation over 2022-23."
+)
+EARLIER = (
+    "The policy repo rate was raised by 25 basis points each in the last two consecutive meetings of the MPC "
+    "in June and August."
+)
+
+
+def test_the_moves_since_a_month_or_in_earlier_meetings_are_not_this_meetings() -> None:
+    assert CUMULATIVE_MOVE.search(SINCE)
+    assert OTHER_MEETING.search(EARLIER)
+    # The meeting's own decision is neither.
+    own = "Accordingly, the MPC decided to increase the policy repo rate by 50 basis points to 4.90 per cent."
+    assert not CUMULATIVE_MOVE.search(own) and not OTHER_MEETING.search(own)
+
+
+@pytest.mark.parametrize(
+    ("question", "move", "other"),
+    [
+        ("When did the MPC last raise the repo rate?", "unchanged", True),
+        ("By how much did the MPC cut the repo rate in June 2022?", "raised", True),
+        ("By how much did the MPC raise the repo rate in June 2022?", "raised", False),
+        # A premise is not the ask; a yes/no is answered "No." instead; a question naming no move asks any.
+        (
+            "Since the MPC cut the repo rate to 5.50 per cent in August 2024, what rate did it decide?",
+            "unchanged",
+            False,
+        ),
+        ("Did the MPC raise the repo rate in August 2024?", "unchanged", False),
+        ("What did the MPC decide in June 2022?", "raised", False),
+    ],
+)
+def test_a_decision_of_another_move_does_not_answer_the_move_asked(question: str, move: str, other: bool) -> None:
+    assert other_move(question, move) is other
+
+
+@pytest.mark.django_db
+def test_the_chat_answers_the_move_asked_or_sends_it_to_a_reviewer(
+    demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from research.agent.verify import render_text
+
+    runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)
+    user = make_user("analyst")
+    changed = runner.ask(user, "Did the MPC change the repo rate in August 2024?", None)
+    assert render_text(changed.answer, changed.claims).startswith(
+        "No. In RBI MPC Minutes, August 2024, the policy repo rate was kept unchanged at 6.50 per cent."
+    )
+    assert "250 basis points" not in changed.answer and changed.verification["status"] == "verified"
+    last = runner.ask(user, "When did the MPC last raise the repo rate?", None)
+    assert outcome_of(last) == "escalated" and "was raised" not in last.answer
