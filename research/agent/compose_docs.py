@@ -24,7 +24,15 @@ from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
 from research.agent.compose_topic import compose_topic
 from research.agent.composer import Composer, document_name, excerpt
-from research.agent.evidence import FIRST_PERSON, Candidate, Evidence, candidates, choose
+from research.agent.evidence import (
+    CUMULATIVE_MOVE,
+    FIRST_PERSON,
+    OTHER_MEETING,
+    Candidate,
+    Evidence,
+    candidates,
+    choose,
+)
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
@@ -56,8 +64,10 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     verb, the size of the move and the new level all parsed from it; with the move ("cut", "raised",
     "unchanged" or the sentence's own verb)."""
     s, p = cand.sentence, cand.passage
-    if not metric.figured or FIRST_PERSON.search(s):
-        return None  # the stance is not cut by basis points; a member's "I vote for a cut" is not the decision
+    if not metric.figured or FIRST_PERSON.search(s) or CUMULATIVE_MOVE.search(s) or OTHER_MEETING.search(s):
+        # The stance is not cut by basis points; a member's "I vote for a cut", the moves "since May 2022"
+        # or "in the last two meetings" are not this document's decision.
+        return None
     m = MOVED_RE.search(s) or MOVED_TO_RE.search(s)
     if m is not None:
         groups = m.groupdict()
@@ -74,6 +84,9 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     return None
 
 
+_SHARE_OF = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:the|all|total|its|these|those)\b", re.I)
+_OF_GDP_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:nominal\s+)?GDP\b", re.I)
+_OF_GDP = {"fiscal_deficit", "current_account"}
 # Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
 _BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
 # The words between a figure and the period that dates it: "4.8 per cent in April 2024".
@@ -86,10 +99,16 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     name, else the sentence's first."""
     # A weight in an index ("(weight: 45.9 per cent in CPI)") describes the basket, not the metric;
     # a bound ("the projected headline CPI rate of above 5%") is not its level.
+    # A share of a group ("75 per cent of the core CPI items") is no rate; "2.6 per cent of GDP" is the
+    # level only of a ratio to GDP (a deficit), never of growth or inflation.
+    of_gdp = any(m.key in _OF_GDP for m in u.metrics)
     found = [
         f
         for f in figures_in(sentence)
-        if not WEIGHT_BEFORE.search(sentence[: f[0]]) and not _BOUND_BEFORE.search(sentence[: f[0]])
+        if not WEIGHT_BEFORE.search(sentence[: f[0]])
+        and not _BOUND_BEFORE.search(sentence[: f[0]])
+        and not _SHARE_OF.match(sentence[f[0] + len(f[1]) :])
+        and (of_gdp or not _OF_GDP_AFTER.match(sentence[f[0] + len(f[1]) :]))
     ]
     percent = not u.metrics or u.metrics[0].percent
     levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]

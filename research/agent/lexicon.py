@@ -71,7 +71,8 @@ METRICS: tuple[Metric, ...] = (
         "gdp",
         "real GDP growth",
         ("real gdp growth", "gdp growth", "gdp", "growth projection", "economic growth"),
-        excludes=("gva",),
+        # "US$ 65.6 billion (2.6 per cent of GDP)" measures the current account by GDP, not GDP's growth.
+        excludes=("gva", "per cent of gdp", "% of gdp"),
         asked=("gdp", "growth"),
     ),
     Metric("gva", "real GVA growth", ("gva",), asked=("gva", "gross value added")),

@@ -68,3 +68,44 @@ def test_the_chat_answers_the_move_asked_or_sends_it_to_a_reviewer(
     assert "250 basis points" not in changed.answer and changed.verification["status"] == "verified"
     last = runner.ask(user, "When did the MPC last raise the repo rate?", None)
     assert outcome_of(last) == "escalated" and "was raised" not in last.answer
+
+
+def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() -> None:
+    from research.agent.compose_docs import _anchor_figure
+    from research.agent.lexicon import METRICS, names_metric
+    from research.agent.understand import understand
+
+    # RBI Annual Report 2023-24, p. 41 and p. 75, read by hand.
+    items = (
+        "Around 75 per cent of the core CPI items registered less than 4 per cent inflation in March 2024, "
+        "indicating a broad based softening (Chart II.3.15)."
+    )
+    cpi = understand("What was CPI inflation in March 2024?", [])
+    assert _anchor_figure(items, cpi) is None  # and "less than 4 per cent" is a bound, not the level
+    cad = (
+        "India’s CAD narrowed in 2023-24 (April-December) to US$ 31.0 billion (1.2 per cent of GDP) from "
+        "US$ 65.6 billion (2.6 per cent of GDP)."
+    )
+    gdp = next(m for m in METRICS if m.key == "gdp")
+    assert not names_metric(cad, gdp)  # GDP named only as the measure of the deficit
+    assert names_metric("Real GDP rose by 7.6 per cent in 2023-24.", gdp)
+    # For the deficit itself, "per cent of GDP" is its level.
+    deficit = understand("What was the current account deficit in 2023-24 according to the annual report?", [])
+    assert _anchor_figure(cad, deficit) == ("1.2", "per cent")
+
+
+def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() -> None:
+    from research.agent.compose_docs import _decision_line
+    from research.agent.composer import Composer
+    from research.agent.evidence import Candidate
+    from research.agent.lexicon import METRICS
+
+    # February 2024 minutes, p. 9 (a member's statement), read by hand.
+    sentence = (
+        "First, it may be recalled that we had frontloaded our rate actions by raising the repo rate "
+        "cumulatively by 250 bps during May 2022 to February 2023."
+    )
+    passage = {"chunk_id": 1, "document_title": "RBI MPC Minutes, February 2024", "citation": "x, p. 9", "url": "/"}
+    repo = next(m for m in METRICS if m.key == "repo")
+    c = Composer("How much did the MPC raise rates in total between May 2022 and February 2023?")
+    assert _decision_line(c, Candidate(passage=passage, sentence=sentence, rank=0), repo, {}) is None
