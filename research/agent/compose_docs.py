@@ -86,11 +86,15 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
 
 _SHARE_OF = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:the|all|total|its|these|those)\b", re.I)
 _OF_GDP_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:nominal\s+)?GDP\b", re.I)
-_OF_GDP = {"fiscal_deficit", "current_account"}
+_RATES_OF_CHANGE = {"gdp", "gva", "cpi", "core_inflation", "food_inflation", "credit_growth"}
 # Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
 _BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
 # The words between a figure and the period that dates it: "4.8 per cent in April 2024".
-_DATED_BY = re.compile(r"\s*(?:per\s?cent|percent|%)?\s*(?:in|during|for)\s+", re.I)
+# "24.1 per cent of GDP at end-March 2024" too.
+_DATED_BY = re.compile(
+    r"\s*(?:per\s?cent|percent|%)?(?:\s+of\s+(?:nominal\s+)?GDP)?\s*(?:in|during|for|at|as at|as on)\s+(?:end-)?",
+    re.I,
+)
 
 
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
@@ -99,9 +103,9 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     name, else the sentence's first."""
     # A weight in an index ("(weight: 45.9 per cent in CPI)") describes the basket, not the metric;
     # a bound ("the projected headline CPI rate of above 5%") is not its level.
-    # A share of a group ("75 per cent of the core CPI items") is no rate; "2.6 per cent of GDP" is the
-    # level only of a ratio to GDP (a deficit), never of growth or inflation.
-    of_gdp = any(m.key in _OF_GDP for m in u.metrics)
+    # A share of a group ("75 per cent of the core CPI items") is no rate; "2.6 per cent of GDP" is never
+    # the level of growth or inflation (it is of a deficit or a balance sheet).
+    of_gdp = not any(m.key in _RATES_OF_CHANGE for m in u.metrics)
     found = [
         f
         for f in figures_in(sentence)

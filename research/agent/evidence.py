@@ -58,9 +58,10 @@ OTHER_MEETING = re.compile(
     re.I,
 )
 # "raising the repo rate cumulatively by 250 bps during May 2022 to February 2023": many meetings' moves;
-# "… increase in policy repo rate by 250 basis points since May 2022 …": the moves since then, together.
+# "… increase in policy repo rate by 250 basis points since May 2022 …", "the total reduction in the
+# policy rate since …": the moves since then, together.
 CUMULATIVE_MOVE = re.compile(
-    r"\bcumulative(?:ly)?\s+by\b|\bcumulative\s+(?:increase|reduction|hike|cut)s?\s+of\b"
+    r"\bcumulative(?:ly)?\s+by\b|\b(?:cumulative|total)\s+(?:increase|reduction|hike|cut)s?\s+(?:of|in)\b"
     rf"|\b(?:basis points|bps|percentage points?) (?:since|from) (?:{_MONTH_NAMES})\b",
     re.I,
 )

@@ -109,3 +109,21 @@ def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() 
     repo = next(m for m in METRICS if m.key == "repo")
     c = Composer("How much did the MPC raise rates in total between May 2022 and February 2023?")
     assert _decision_line(c, Candidate(passage=passage, sentence=sentence, rank=0), repo, {}) is None
+
+
+def test_a_figure_dated_at_the_period_asked_is_its_level_and_a_total_since_is_many_moves() -> None:
+    from research.agent.compose_docs import _anchor_figure
+    from research.agent.understand import understand
+
+    # RBI Annual Report 2023-24, p. 43; MPC minutes, May 2020, p. 9 (read by hand).
+    size = (
+        "II.4.4 The Reserve Bank’s balance sheet size increased to 24.1 per cent of GDP at end-March 2024 from "
+        "23.5 per cent at end-March 2023."
+    )
+    asked = understand("What was the RBI's balance sheet size at end-March 2024?", [])
+    assert _anchor_figure(size, asked) == ("24.1", "per cent")  # not end-March 2023's 23.5
+    total = (
+        "This brings the total reduction in the policy rate since the start of the spread of the COVID-19 "
+        "pandemic to 115 basis points."
+    )
+    assert CUMULATIVE_MOVE.search(total)
