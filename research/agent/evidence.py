@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research.agent.companies import FORWARD_RE
-from research.agent.extract import figures_in, keywords, sentences
+from research.agent.extract import figures_in, keywords, sentences, stems
 from research.agent.lexicon import Metric, names_metric
 from research.agent.periods import MONTHS, Period, mentions, only_as_span_end
 from research.agent.tables import HONORIFIC, VoteTable, vote_tables
@@ -66,7 +66,6 @@ CUMULATIVE_MOVE = re.compile(
     re.I,
 )
 FIRST_PERSON = re.compile(r"(?:^|[\s(“\"])(?:I|I'm|I’m)\s|\b[Mm]y\b")
-_WORD = re.compile(r"[a-z][a-z\-]+")
 
 
 @dataclass
@@ -152,7 +151,7 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
                 covers.discard("change")  # a move another meeting made, or several together, is not this one's
             if passage.get("in_statement"):
                 covers.discard("why")  # a member's statement gives that member's reasons, not the committee's
-            words = {w[:5] for w in _WORD.findall(sentence.lower())}
+            words = stems(sentence)
             coverage = len(wanted & words) / len(wanted) if wanted else 0.0
             decision = u.aspects & {"change", "level"} and re.search(r"\bvot(ed|es?|ing)\b", sentence, re.I)
             score = (

@@ -8,7 +8,7 @@ from typing import Any
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z•(])|\s*•\s*")
 FIGURE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(per\s*cent|%|basis points|bps)", re.IGNORECASE)
-_WORD = re.compile(r"[a-z][a-z\-]+")
+WORD = re.compile(r"[a-z][a-z\-]+")
 STOPWORDS = frozenset(
     [
         "a",
@@ -77,9 +77,14 @@ def normalise_space(text: str) -> str:
     return " ".join(text.split())
 
 
+def stems(text: str) -> set[str]:
+    """Every word of ``text``, cut to a 5-letter stem ("tensions" → "tensi")."""
+    return {w[:5] for w in WORD.findall(text.lower())}
+
+
 def keywords(question: str) -> set[str]:
     """Content words, cut to a 5-letter stem so "decide" meets "decided"."""
-    return {w[:5] for w in _WORD.findall(question.lower()) if w not in STOPWORDS and len(w) > 2}
+    return {w[:5] for w in WORD.findall(question.lower()) if w not in STOPWORDS and len(w) > 2}
 
 
 _BULLET = re.compile(r"\s*•\s*")
@@ -114,7 +119,7 @@ def best_sentence(
         for sentence in sentences(passage.get("text", "")):
             if skip is not None and skip(sentence):
                 continue
-            words = {w[:5] for w in _WORD.findall(sentence.lower())}
+            words = stems(sentence)
             coverage = len(wanted & words) / len(wanted) if wanted else 0.0
             figure = FIGURE_RE.search(sentence)
             score = coverage + (0.3 if wants_figure and figure else 0.0) - rank * 0.05

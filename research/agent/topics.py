@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from research.agent.extract import WORD, stems
 from research.agent.periods import MONTH_ALT
 
 # "say about", "said on", "view on", "views about", "comment on", "outlook for", "assessment of".
@@ -26,7 +27,6 @@ _TOPIC_END = re.compile(
     rf"(?:{MONTH_ALT})|(?:19|20)\d\d|q[1-4]|its|this|last)\b",
     re.I,
 )
-_WORD = re.compile(r"[a-z][a-z\-]+")
 _NOT_TOPIC = {"the", "and", "its", "their", "our", "any", "rbi", "mpc", "committee", "minutes", "meeting", "report"}
 
 
@@ -38,12 +38,12 @@ def topic_phrase(question: str) -> str:
 
 def topic_asked(question: str) -> list[str]:
     """The topic's words as asked ("crude", "oil", "prices"); [] when the question asks about no topic."""
-    return [w for w in _WORD.findall(topic_phrase(question).lower()) if w not in _NOT_TOPIC and len(w) > 2]
+    return [w for w in WORD.findall(topic_phrase(question).lower()) if w not in _NOT_TOPIC and len(w) > 2]
 
 
 def names_topic(sentence: str, topic: list[str]) -> bool:
     """Whether ``sentence`` holds every word of ``topic`` (five-letter stems)."""
-    words = {w[:5] for w in _WORD.findall(sentence.lower())}
+    words = stems(sentence)
     return bool(topic) and all(t[:5] in words for t in topic)
 
 
