@@ -33,7 +33,8 @@ from research.agent.evidence import (
     candidates,
     choose,
 )
-from research.agent.extract import WEIGHT_BEFORE, figures_in
+from research.agent.extract import figures_in
+from research.agent.levels import is_base, level_figures, of_gdp
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
 from research.agent.names import names_missing
@@ -84,11 +85,6 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     return None
 
 
-_SHARE_OF = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:the|all|total|its|these|those)\b", re.I)
-_OF_GDP_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:nominal\s+)?GDP\b", re.I)
-_RATES_OF_CHANGE = {"gdp", "gva", "cpi", "core_inflation", "food_inflation", "credit_growth"}
-# Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
-_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
 # The words between a figure and the period that dates it: "4.8 per cent in April 2024".
 # "24.1 per cent of GDP at end-March 2024" too.
 _DATED_BY = re.compile(
@@ -101,19 +97,8 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     """The figure the question asks for: the one the sentence dates by the target period ("4.8
     per cent in April 2024"), else the first after the target's mention, else after the metric's
     name, else the sentence's first."""
-    # A weight in an index ("(weight: 45.9 per cent in CPI)") describes the basket, not the metric;
-    # a bound ("the projected headline CPI rate of above 5%") is not its level.
-    # A share of a group ("75 per cent of the core CPI items") is no rate; "2.6 per cent of GDP" is never
-    # the level of growth or inflation (it is of a deficit or a balance sheet).
-    of_gdp = not any(m.key in _RATES_OF_CHANGE for m in u.metrics)
-    found = [
-        f
-        for f in figures_in(sentence)
-        if not WEIGHT_BEFORE.search(sentence[: f[0]])
-        and not _BOUND_BEFORE.search(sentence[: f[0]])
-        and not _SHARE_OF.match(sentence[f[0] + len(f[1]) :])
-        and (of_gdp or not _OF_GDP_AFTER.match(sentence[f[0] + len(f[1]) :]))
-    ]
+    # Not a weight, a bound, a share, a ratio to GDP of a rate of change or another metric's figure.
+    found = level_figures(sentence, u.metrics)
     percent = not u.metrics or u.metrics[0].percent
     levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
     preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]
@@ -136,11 +121,32 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
             if at >= 0:
                 anchors.append(at)
                 break
+    # Else the first after the metric's name that is not what it is compared with ("… compared to
+    # about 40 per cent a year ago", "from 5.1 per cent … to 4.8 per cent").
+    figures = [f for f in figures if not is_base(sentence, f)]
     for anchor in sorted(anchors, reverse=True):
         after = [f for f in figures if f[0] > anchor]
         if after:
             return after[0][1], after[0][2]
-    return figures[0][1], figures[0][2]
+    return (figures[0][1], figures[0][2]) if figures else None
+
+
+def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
+    """What the sentence says of ``figure`` beyond its number, for its label: the period it dates it by
+    ("4.9 per cent in October 2023"; not one a bracket narrows, "during 2023-24 (April-December)") and
+    a measure by GDP ("24.1 per cent of GDP")."""
+    at = next((f[0] for f in figures_in(sentence) if f[1:] == figure), None)
+    if at is None:
+        return "", ""
+    end = at + len(figure[0])
+    dated = [
+        p.label
+        for p in find_periods(sentence)
+        if p.at > end
+        and _DATED_BY.fullmatch(sentence[end : p.at])
+        and not sentence[p.at + p.length :].lstrip().startswith("(")
+    ]
+    return (dated[0] if dated else ""), (" of GDP" if of_gdp(sentence, (at, *figure)) else "")
 
 
 def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:
@@ -150,9 +156,11 @@ def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, 
     if figure is None:
         return None
     label = u.metrics[0].label if u.metrics else "The figure"
-    period = f" ({', '.join(t.label for t in u.targets)})" if u.targets else ""
+    dated, measure = _described(cand.sentence, figure)
+    when = ", ".join(t.label for t in u.targets) or dated
+    period = f" ({when})" if when else ""
     ref = c.quote_claim(cand.passage, figure[0], figure[1], u.metrics[0].label if u.metrics else "figure", **memo)
-    return f"{label[:1].upper()}{label[1:]}{period}: {ref}, according to {document_name(cand.passage)}."
+    return f"{label[:1].upper()}{label[1:]}{period}: {ref}{measure}, according to {document_name(cand.passage)}."
 
 
 def _figures_line(c: Composer, picked: list[tuple[Candidate, str, str]], u: Understanding) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from research.agent.companies import FORWARD_RE
 from research.agent.extract import figures_in, keywords, sentences, stems
+from research.agent.levels import ASKS_FORECAST, is_base, is_projection, level_figures
 from research.agent.lexicon import Metric, names_metric
 from research.agent.periods import MONTHS, Period, mentions, only_as_span_end
 from research.agent.tables import HONORIFIC, VoteTable, vote_tables
@@ -103,15 +104,23 @@ def _is_level(unit: str, percent: bool) -> bool:
     return unit in ("per cent", "%", "percent") if percent else True
 
 
-def _aspects_of(sentence: str, u: Understanding, metric_ok: bool) -> set[str]:
+def _aspects_of(sentence: str, u: Understanding, metric_ok: bool, outcome: bool = False) -> set[str]:
+    """The aspects ``sentence`` can answer; with ``outcome`` (the question asks what happened, not a
+    forecast), a projected figure is no level."""
     covers: set[str] = set()
     figures = figures_in(sentence)
     moved = DECISION_RE.search(sentence) and (MOVE_RE.search(sentence) or "unchanged" in sentence.lower())
     if metric_ok and moved and not FIRST_PERSON.search(sentence):
         covers.add("change")  # a member's "I vote for a cut by 25 basis points" is not the decision
-    # A level is a per-cent figure (an amount for amount metrics), not a move ("by 25 basis points").
+    # A level is a per-cent figure (an amount for amount metrics), not a move ("by 25 basis points"),
+    # of the metric asked, and not what it is compared with (research/agent/levels.py).
     percent = not u.metrics or u.metrics[0].percent
-    if metric_ok and any(_is_level(unit, percent) for _, _, unit in figures):
+    levels = [
+        f
+        for f in level_figures(sentence, u.metrics)
+        if not is_base(sentence, f) and not (outcome and is_projection(sentence, f))
+    ]
+    if metric_ok and any(_is_level(unit, percent) for _, _, unit in levels):
         covers.add("level")
     if u.guidance and figures and FORWARD_RE.search(sentence):
         covers.add("level")  # the figure guided ("forecasting revenue of $11.5 billion to $12.5 billion")
@@ -137,6 +146,7 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
     """Every sentence of the passages, scored for the question (keyword coverage, metric, target
     period, figures, the aspects it covers; shorter and higher-ranked passages preferred)."""
     wanted = keywords(question)
+    forecast = bool(u.guidance or ASKS_FORECAST.search(question))
     found: list[Candidate] = []
     seen: set[str] = set()
     for rank, passage in enumerate(passages):
@@ -146,7 +156,7 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
             seen.add(sentence)
             metric_ok = _metric_ok(sentence, u.metrics)
             target_ok = _targets_ok(sentence, passage, u.targets)
-            covers = _aspects_of(sentence, u, metric_ok and target_ok)
+            covers = _aspects_of(sentence, u, metric_ok and target_ok, outcome=not forecast)
             if OTHER_MEETING.search(sentence) or CUMULATIVE_MOVE.search(sentence):
                 covers.discard("change")  # a move another meeting made, or several together, is not this one's
             if passage.get("in_statement"):

@@ -8,6 +8,7 @@ question naming none falls back to its own content words. Pure data and lookups.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -22,6 +23,16 @@ class Metric:
     figured: bool = True  # has a value ("6.50 per cent"); the stance has none
     asked: tuple[str, ...] = field(default=())  # extra question phrasings
 
+
+# The inflation of a group of the CPI basket or of another index ("household goods and services
+# inflation eased to 2.7 per cent") is not CPI inflation.
+_SUBGROUPS = tuple(
+    f"{group} inflation"
+    for group in (
+        "services", "goods", "fuel", "light", "wpi", "deflator", "vegetables", "cereals", "pulses", "housing",
+        "wage", "import", "global", "commodity", "producer", "rural", "urban", "energy", "protein", "clothing",
+    )
+)  # fmt: skip
 
 METRICS: tuple[Metric, ...] = (
     Metric("reverse_repo", "reverse repo rate", ("reverse repo",), asked=("reverse repo",)),
@@ -50,7 +61,7 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "core_inflation",
         "core inflation",
-        ("core inflation", "excluding food and fuel"),
+        ("core inflation", "excluding food and fuel", "cpi core", "core cpi"),
         asked=("core inflation",),
     ),
     Metric(
@@ -59,12 +70,30 @@ METRICS: tuple[Metric, ...] = (
         ("food inflation", "food and beverages", "food price"),
         asked=("food inflation",),
     ),
+    # "The medium-term target for CPI inflation of 4 per cent": the goal, not a reading of inflation.
+    Metric("inflation_target", "inflation target", ("inflation target", "medium-term target"), asked=("target",)),
     Metric(
         "cpi",
         "CPI inflation",
         ("cpi inflation", "headline inflation", "inflation", "cpi"),
         # "The core inflation (CPI excluding items of Food, … Fuel & Light)" names CPI only to define core.
-        excludes=("core inflation", "food inflation", "cpi excluding", "cpi-excluding"),
+        excludes=(
+            "core inflation",
+            "food inflation",
+            "cpi excluding",
+            "cpi-excluding",
+            "cpi core",
+            "core cpi",
+            "inflation target",
+            *_SUBGROUPS,
+            # The consumer price indices of agricultural, rural and industrial workers are other indices.
+            "cpi for agricultural",
+            "cpi for rural",
+            "cpi for industrial",
+            "cpi-al",
+            "cpi-rl",
+            "cpi-iw",
+        ),
         asked=("inflation", "cpi"),
     ),
     Metric(
@@ -72,7 +101,18 @@ METRICS: tuple[Metric, ...] = (
         "real GDP growth",
         ("real gdp growth", "gdp growth", "gdp", "growth projection", "economic growth"),
         # "US$ 65.6 billion (2.6 per cent of GDP)" measures the current account by GDP, not GDP's growth.
-        excludes=("gva", "per cent of gdp", "% of gdp"),
+        excludes=(
+            "gva",
+            "per cent of gdp",
+            "% of gdp",
+            "share of gdp",
+            "percentage of gdp",
+            "proportion of gdp",
+            "ratio to gdp",
+            "relative to gdp",
+            "to-gdp",
+            "to gdp ratio",
+        ),
         asked=("gdp", "growth"),
     ),
     Metric("gva", "real GVA growth", ("gva",), asked=("gva", "gross value added")),
@@ -125,7 +165,9 @@ def metrics_asked(question: str) -> list[Metric]:
     found: list[Metric] = []
     for metric in METRICS:
         phrases = metric.asked or metric.terms
-        if any(re.search(rf"\b{re.escape(p)}(?:s|es)?\b", q) for p in phrases):
+        # "the balance sheet size as a per cent of GDP" measures the balance sheet by GDP: GDP is not asked.
+        named = functools.reduce(lambda text, ex: text.replace(ex, " "), metric.excludes, q)
+        if any(re.search(rf"\b{re.escape(p)}(?:s|es)?\b", named) for p in phrases):
             if any(m.key != metric.key and _shadows(m, metric, q) for m in found):
                 continue
             found.append(metric)
@@ -158,3 +200,55 @@ def names_metric(text: str, metric: Metric) -> bool:
     for ex in metric.excludes:
         lowered = lowered.replace(ex, " ")
     return any(re.search(rf"\b{re.escape(t)}", lowered) for t in metric.terms)
+
+
+def _phrase(text: str) -> re.Pattern[str]:
+    return re.compile(r"\b" + r"\s+".join(re.escape(word) for word in text.split()))
+
+
+# Each figured metric's names, and each phrase a metric excludes (which names something else).
+_NAMES = [(_phrase(term), metric.key) for metric in METRICS if metric.figured for term in metric.terms]
+_EXCLUDED = [(_phrase(ex), metric.key) for metric in METRICS for ex in metric.excludes]
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
+def _named_spans(text: str) -> list[tuple[int, int, str]]:
+    """Where ``text`` (lower case) names a metric: (start, end, its key). A name inside a longer one
+    ("inflation" in "core inflation") or overlapping a phrase the metric excludes ("CPI" in "CPI
+    excluding food and fuel", "repo rate" in "reverse repo rate") is not its own; the excluded phrase
+    names something else ("not:cpi"), unless it is another metric's name ("core inflation")."""
+    spans = [(m.start(), m.end(), key) for rx, key in _NAMES for m in rx.finditer(text)]
+    excluded = [(m.start(), m.end(), key) for rx, key in _EXCLUDED for m in rx.finditer(text)]
+    named = [
+        (a, b, key)
+        for a, b, key in spans
+        if not any(x <= a and b <= y and (x, y) != (a, b) for x, y, _ in spans)
+        and not any(x < b and a < y for x, y, other in excluded if other == key)
+    ]
+    others = [(a, b, f"not:{key}") for a, b, key in excluded if not any(x <= a and b <= y for x, y, _ in named)]
+    return named + others
+
+
+# Between two names listed together: "the marginal standing facility (MSF) rate and the Bank Rate at
+# 6.75 per cent" gives both one figure.
+_LISTED = re.compile(r"^[^\d;.]{0,30}?(?:,|\band|\bor)\s+(?:the\s+)?$")
+
+
+def owners_before(text: str, at: int) -> list[str]:
+    """The keys of the metrics whose figure one at offset ``at`` of ``text`` is: the metric named
+    nearest before it (in "CPI core (CPI excluding food and fuel) disinflation took it down to 3.4 per
+    cent", core inflation), with those listed with it ("the MSF rate and the Bank Rate at 6.75 per
+    cent"); "not:cpi" for a phrase CPI excludes ("services inflation"). An aside in brackets ("Core
+    (CPI excluding food and fuel) inflation") is passed over."""
+    lowered = _ASIDE.sub(lambda m: " " * len(m.group()), text[:at].lower())
+    spans = sorted(_named_spans(lowered), key=lambda s: (s[1], s[1] - s[0]))
+    if not spans:
+        return []
+    owners = [spans[-1]]
+    for span in reversed(spans[:-1]):
+        if span[1] > owners[-1][0]:
+            continue  # the same words named twice ("reverse repo": a name and what "repo" excludes)
+        if not _LISTED.match(lowered[span[1] : owners[-1][0]]):
+            break
+        owners.append(span)
+    return [key for _, _, key in owners]

@@ -38,10 +38,10 @@ import re
 from typing import Any
 
 from core.formatting import field_label
-from research.agent.companies import FORWARD_RE
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of, _is_level
 from research.agent.extract import WEIGHT_BEFORE
+from research.agent.levels import ASKS_FORECAST, PROJECTED_BEFORE, owned_by_other
 from research.agent.lexicon import names_metric
 from research.agent.members import asks_reasons, named, people
 from research.agent.names import names_asked, names_missing
@@ -172,17 +172,11 @@ def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {asked[0].label}"}
 
 
-# A question that asks what happened ("what was CPI inflation in 2023-24") names no forecast; a
-# figure whose sentence projects it ("CPI inflation was projected at 5.2 per cent for 2023-24") is
-# what was expected, not what came about.
-_ASKS_FORECAST = re.compile(rf"\bproject(?:s|ion)?\b|{FORWARD_RE.pattern}", re.I)
-_PROJECTED_BEFORE = re.compile(r"\b(?:projected|projections?|forecast(?:s|ed)?)\b", re.I)
-
-
 def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
-    if _ASKS_FORECAST.search(c.question):
+    """A projected figure does not answer what happened (research/agent/levels.py)."""
+    if ASKS_FORECAST.search(c.question):
         return None
-    projected = [claim for claim, quote in pairs if _PROJECTED_BEFORE.search(_around_figure(claim, quote)[0])]
+    projected = [claim for claim, quote in pairs if PROJECTED_BEFORE.search(_around_figure(claim, quote)[0])]
     if not projected:
         return None
     return {"check": "outcome", "ok": False, "detail": "the figure is a projection, not the outcome asked"}
@@ -198,7 +192,7 @@ _RANGE_BEFORE = re.compile(r"\d\s*(?:per\s?cent|percent|%)?\s*(?:-|–|to)\s*$")
 def _range_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     """One end of a range, or a weight in an index ("weight: 45.9 per cent in CPI"), is not the value
     asked. A question about a forecast or guidance may be answered by a range."""
-    range_answers = u.guidance or bool(_ASKS_FORECAST.search(c.question))
+    range_answers = u.guidance or bool(ASKS_FORECAST.search(c.question))
     for claim, quote in pairs:
         before, after = _around_figure(claim, quote)
         if WEIGHT_BEFORE.search(before):
@@ -232,7 +226,13 @@ def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]])
             }
         )
     if u.metrics and pairs:
-        off = [q for _, q in pairs if not any(names_metric(q, m) for m in u.metrics)]
+        # The quote names the metric, and the figure is its: not core inflation's beside a CPI mention.
+        off = [
+            q
+            for claim, q in pairs
+            if not any(names_metric(q, m) for m in u.metrics)
+            or owned_by_other(q, str(claim.get("quote_figure")), u.metrics)
+        ]
         label = u.metrics[0].label
         checks.append(
             {

@@ -180,8 +180,8 @@ def test_the_figure_read_is_the_one_the_sentence_dates_by_the_month_asked() -> N
     asked = understand("What was CPI inflation in September 2024?", LIBRARY)
     assert [t.label for t in asked.targets] == ["September 2024"]
     assert _anchor_figure(sentence, asked) == ("4.8", "per cent")
-    # With no month asked, the first figure after the metric's name, as before.
-    assert _anchor_figure(sentence, understand("What was CPI inflation?", LIBRARY)) == ("5.1", "per cent")
+    # With no month asked, the level it moved to, not the one it moved from ("from 5.1 per cent").
+    assert _anchor_figure(sentence, understand("What was CPI inflation?", LIBRARY)) == ("4.8", "per cent")
 
 
 def test_the_quarter_asked_picks_the_figure_the_sentence_dates_by_it() -> None:

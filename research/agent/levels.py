@@ -1,0 +1,108 @@
+"""Which figures of a sentence can be the level of the metric asked.
+
+A sentence naming CPI inflation carries figures of other things too: a weight in the index
+("weight: 45.9 per cent in CPI"), a bound ("above 5%"), a share of a group ("75 per cent of the core
+CPI items"), a ratio to GDP, another metric's level ("CPI core … took it down to 3.4 per cent") and
+the base a level is compared with ("… compared to about 40 per cent a year ago"). Used by the
+evidence chooser (which sentences cover the level asked) and the composer (which figure is read).
+Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research.agent.companies import FORWARD_RE
+from research.agent.extract import WEIGHT_BEFORE, figures_in
+from research.agent.lexicon import Metric, owners_before
+
+Figure = tuple[int, str, str]  # (offset in the sentence, number, unit)
+
+_SHARE_OF = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:the|all|total|its|these|those)\b", re.I)
+_OF_GDP_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:nominal\s+)?GDP\b", re.I)
+_RATES_OF_CHANGE = {"gdp", "gva", "cpi", "core_inflation", "food_inflation", "credit_growth"}
+# Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
+_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
+# What a level is compared with: "compared to about 40 per cent a year ago", "as against 5.7 per cent",
+# "from 5.1 per cent in February to 4.8 per cent in April 2024" (the level is where it went).
+_BASE_BEFORE = re.compile(
+    r"\b(?:compared (?:to|with)|as against|from)\s+(?:about |around |nearly |roughly |over )?$", re.I
+)
+# "the medium-term target for consumer price index (CPI) inflation of 4 per cent within a band of +/- 2
+# per cent": the goal and its band, not a reading.
+_TARGET_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+(?:inflation\s+)?target\b", re.I)
+_TARGET_BEFORE = re.compile(r"\b(?:target|band)\b[^\d;]{0,80}?\b(?:of|at)\s+(?:\+/-\s*|±\s*)?$", re.I)
+_BASE_AFTER = re.compile(
+    r"\s*(?:per\s?cent|percent|%)?\s*(?:a year (?:ago|earlier)|last year|in the (?:previous|preceding) year)\b", re.I
+)
+
+
+def _after(sentence: str, figure: Figure) -> str:
+    return sentence[figure[0] + len(figure[1]) :]
+
+
+def level_figures(sentence: str, metrics: list[Metric]) -> list[Figure]:
+    """The figures of ``sentence`` that can be the level of ``metrics[0]`` (any figure when none is
+    asked), in sentence order: not a weight, a bound, a share of a group, a ratio to GDP for a rate of
+    change, a target or its band (unless the target is asked), nor a figure of another metric named
+    nearer before it."""
+    by_gdp = not any(m.key in _RATES_OF_CHANGE for m in metrics)
+    asked = {m.key for m in metrics}
+    return [
+        f
+        for f in figures_in(sentence)
+        if not WEIGHT_BEFORE.search(sentence[: f[0]])
+        and not _BOUND_BEFORE.search(sentence[: f[0]])
+        and not _SHARE_OF.match(_after(sentence, f))
+        and (by_gdp or not of_gdp(sentence, f))
+        and _of_metric_asked(sentence, f, asked)
+    ]
+
+
+def owned_by_other(sentence: str, number: str, metrics: list[Metric]) -> bool:
+    """Whether the figure ``number`` of ``sentence`` is another metric's than those asked (the
+    verifier's reading of a quoted figure, whichever engine chose it)."""
+    at = next((f[0] for f in figures_in(sentence) if f[1] == number), None)
+    return (
+        bool(metrics) and at is not None and not _of_metric_asked(sentence, (at, number, ""), {m.key for m in metrics})
+    )
+
+
+def _of_metric_asked(sentence: str, figure: Figure, asked: set[str]) -> bool:
+    """A target is the target's ("the medium-term target for … inflation of 4 per cent"), whichever
+    metric is named nearest before it; any other figure is the metric's named nearest before it."""
+    if _is_target(sentence, figure):
+        return not asked or "inflation_target" in asked
+    return _owned(sentence, figure, asked)
+
+
+def _is_target(sentence: str, figure: Figure) -> bool:
+    return bool(_TARGET_BEFORE.search(sentence[: figure[0]]) or _TARGET_AFTER.match(_after(sentence, figure)))
+
+
+def _owned(sentence: str, figure: Figure, asked: set[str]) -> bool:
+    owners = owners_before(sentence, figure[0])
+    return not asked or not owners or any(key in asked for key in owners)
+
+
+def of_gdp(sentence: str, figure: Figure) -> bool:
+    """Whether ``figure`` is measured by GDP ("24.1 per cent of GDP")."""
+    return bool(_OF_GDP_AFTER.match(_after(sentence, figure)))
+
+
+def is_base(sentence: str, figure: Figure) -> bool:
+    """Whether ``figure`` is what a level is compared with, not the level: "compared to about 40 per
+    cent a year ago", "from 5.1 per cent … to 4.8 per cent"."""
+    return bool(_BASE_BEFORE.search(sentence[: figure[0]]) or _BASE_AFTER.match(_after(sentence, figure)))
+
+
+# A question that asks what happened ("what was CPI inflation in 2023-24") names no forecast; a figure
+# its sentence projects ("CPI inflation was projected at 5.2 per cent for 2023-24"), or a survey's
+# expectation ("the median … estimated from the survey is 4.5 per cent"), is what was expected.
+ASKS_FORECAST = re.compile(rf"\bproject(?:s|ion)?\b|\bsurvey|{FORWARD_RE.pattern}", re.I)
+PROJECTED_BEFORE = re.compile(r"\b(?:projects|projected|projections?|forecast(?:s|ed|ers?|er’s|er's)?|survey)\b", re.I)
+
+
+def is_projection(sentence: str, figure: Figure) -> bool:
+    """Whether the sentence projects ``figure`` (or reports it as a survey's expectation)."""
+    return bool(PROJECTED_BEFORE.search(sentence[: figure[0]]))

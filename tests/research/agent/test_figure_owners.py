@@ -1,0 +1,151 @@
+"""A figure belongs to the metric named nearest before it, and a level is not the base it is compared
+with, a target or a projection. "What was CPI inflation in April 2024?" had been answered "3.4 per cent",
+verified, from "CPI core (CPI excluding food and fuel) disinflation took it down to 3.4 per cent in
+February" (core inflation's); "headline CPI inflation in June 2024" "40 per cent" from "… compared to
+about 40 per cent a year ago" (food's share of inflation a year before). Every sentence below was read
+by hand from the PDF page named. Pure, except the chat over the shipped library at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from research.agent.lexicon import metrics_asked, owners_before
+from tests.research.agent.golden import Runner
+
+# MPC minutes, April 2024, p. 2.
+CORE = (
+    "CPI core (CPI excluding food and fuel) disinflation took it down to 3.4 per cent in February – this was "
+    "one of the lowest in the current CPI series, with both goods and services components registering a fall "
+    "in inflation."
+)
+# MPC minutes, October 2018, p. 2.
+CORRIDOR = (
+    "Consequently, the reverse repo rate under the LAF remains at 6.25 per cent, and the marginal standing "
+    "facility (MSF) rate and the Bank Rate at 6.75 per cent."
+)
+# RBI Annual Report 2023-24, p. 41.
+HOUSEHOLD = "Household goods and services inflation witnessed a gradual easing to 2.7 per cent in March 2024."
+LABOURERS = (
+    "Inflation based on the CPI for agricultural labourers (CPI-AL) and rural labourers (CPI-RL) averaged "
+    "higher at 7.0 per cent and 6.9 per cent, respectively, during April-February 2023-24, primarily driven "
+    "by elevated food inflation."
+)
+# MPC minutes, June 2024, p. 10; April 2024, p. 2 (the resolution's closing sentence).
+SHARE = (
+    "Food, with a weight of 45.9 per cent in CPI, contributed to three-fourths of the headline inflation in "
+    "April 2024 compared to about 40 per cent a year ago."
+)
+TARGET = (
+    "These decisions are in consonance with the objective of achieving the medium-term target for consumer "
+    "price index (CPI) inflation of 4 per cent within a band of +/- 2 per cent, while supporting growth."
+)
+# MPC minutes, December 2023, p. 7 and p. 9.
+FORECASTER = "Professional forecaster’s figure for core inflation in Q3 is at 4.4%."
+OCTOBER = (
+    "The moderation in CPI to 4.9 per cent in October 2023 was driven by the fall in food and core (CPI "
+    "excluding food and fuel) inflation along with deflation in the fuel group."
+)
+
+
+def _owners(sentence: str, figure: str) -> list[str]:
+    return owners_before(sentence, sentence.index(figure))
+
+
+def test_a_figure_is_the_metrics_named_nearest_before_it_and_those_listed_with_it() -> None:
+    assert _owners(CORE, "3.4") == ["core_inflation"]  # not CPI's, though "CPI" starts the sentence
+    assert _owners(CORRIDOR, "6.25") == ["reverse_repo"]  # "reverse repo rate" is not the repo rate
+    assert sorted(_owners(CORRIDOR, "6.75")) == ["bank_rate", "msf"]  # "the MSF rate and the Bank Rate at"
+    assert _owners(HOUSEHOLD, "2.7") == ["not:cpi"]  # a group of the basket, not headline CPI
+    assert _owners(LABOURERS, "7.0") == ["not:cpi"]  # another index
+    assert _owners(OCTOBER, "4.9") == ["cpi"]
+    assert _owners("Core (CPI excluding food and fuel) inflation eased further to 3.2 per cent", "3.2") == [
+        "core_inflation"  # an aside in brackets is passed over (June 2024, p. 2)
+    ]
+    assert _owners("It rose to 4 per cent.", "4") == []
+
+
+def test_a_measure_by_gdp_or_a_target_in_the_question_is_not_the_metric_asked() -> None:
+    by_gdp = "What was the Reserve Bank's balance sheet size as a per cent of GDP at end-March 2024?"
+    assert [m.key for m in metrics_asked(by_gdp)] == ["balance_sheet"]
+    assert [m.key for m in metrics_asked(by_gdp.replace("a per cent", "a share"))] == ["balance_sheet"]
+    assert [m.key for m in metrics_asked("What is the RBI's inflation target?")] == ["inflation_target"]
+    assert [m.key for m in metrics_asked("What was CPI inflation in April 2024?")] == ["cpi"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "figure"),
+    [
+        (CORE, "What was CPI inflation in April 2024?", None),
+        (CORE, "What was core inflation in April 2024?", ("3.4", "per cent")),
+        (CORRIDOR, "What was the MSF rate after the October 2018 meeting?", ("6.75", "per cent")),
+        (CORRIDOR, "What was the reverse repo rate after the October 2018 meeting?", ("6.25", "per cent")),
+        (HOUSEHOLD, "What was CPI inflation in March 2024?", None),
+        (SHARE, "What was headline CPI inflation in June 2024?", None),  # a weight and a year-ago base
+        (TARGET, "What was CPI inflation in April 2024?", None),  # a target and its band
+        (TARGET, "What is the RBI's inflation target?", ("4", "per cent")),
+        (OCTOBER, "What was CPI inflation in December 2023?", ("4.9", "per cent")),
+    ],
+)
+def test_the_level_read_is_the_metric_asked(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
+    from research.agent.compose_docs import _anchor_figure
+    from research.agent.understand import understand
+
+    assert _anchor_figure(sentence, understand(question, [])) == figure
+
+
+def test_a_projection_covers_the_level_only_when_a_forecast_is_asked() -> None:
+    from research.agent.evidence import candidates
+    from research.agent.understand import understand
+
+    passage = {"chunk_id": 1, "document_id": 1, "page_number": 7, "text": FORECASTER}
+    outcome = "What was core inflation in December 2023?"
+    forecast = "What did professional forecasters project for core inflation in Q3?"
+    assert "level" not in candidates(outcome, understand(outcome, []), [passage])[0].covers
+    assert "level" in candidates(forecast, understand(forecast, []), [passage])[0].covers
+
+
+def test_the_chat_reads_the_metric_asked_and_labels_the_figure(
+    demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from research.agent.verify import render_text
+
+    runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)
+    user = make_user("analyst")
+    april = runner.ask(user, "What was CPI inflation in April 2024?", None)
+    text = render_text(april.answer, april.claims)
+    # April 2024 minutes, p. 11: "CPI headline inflation during January-February 2024 (5.1 per cent in
+    # each of the months) …"; never core inflation's 3.4 or the target's 4.
+    assert text.startswith("CPI inflation: 5.1 per cent, according to RBI MPC Minutes, April 2024.")
+    assert april.verification["status"] == "verified"
+    december = runner.ask(user, "What was CPI inflation in December 2023?", None)
+    assert render_text(december.answer, december.claims).startswith(
+        "CPI inflation (October 2023): 4.9 per cent, according to RBI MPC Minutes, December 2023."
+    )
+    size = runner.ask(user, "What was the RBI's balance sheet size at end-March 2024?", None)
+    assert render_text(size.answer, size.claims).startswith(
+        "Balance sheet size (March 2024): 24.1 per cent of GDP, according to RBI Annual Report 2023-24."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "figure", "ok"),
+    [
+        ("What was CPI inflation in April 2024?", "3.4", False),  # core inflation's, whoever wrote it
+        ("What was core inflation in April 2024?", "3.4", True),
+    ],
+)
+def test_the_verifier_reads_whose_figure_was_quoted(question: str, figure: str, ok: bool) -> None:
+    from research.agent.composer import Composer
+    from research.agent.relevance import assess
+    from research.agent.understand import understand
+
+    passage = {"chunk_id": 5, "citation": "RBI MPC Minutes, April 2024, p. 2", "url": "/d/5", "document_id": 5}
+    meta = {5: {"document_id": 5, "doc_type": "mpc_minutes", "citation": "RBI MPC Minutes, April 2024, p. 2"}}
+    u = understand(question, [])
+    c = Composer(question)
+    c.parts.append(f"{u.metrics[0].label}: {c.quote_claim(passage, figure, 'per cent', u.metrics[0].label)}")
+    c.quote(passage, CORE, u.metrics[0].label, figure_claim=False)
+    checks = {x["check"]: x for x in assess(u, c, meta)["checks"]}
+    assert checks["metric"]["ok"] is ok
