@@ -213,6 +213,11 @@ def claim_traced(claim: dict[str, Any], steps: list[dict[str, Any]], chunks: dic
         held = [chunks.get(int(claim.get(key) or 0)) for key in ("chunk_id", "chunk_next")]
         body = " ".join(squash(c["text"]) for c in held if c is not None)
         return bool(body) and bool(claim.get("quote_figure")) and str(claim["quote_figure"]) in body
+    if kind == "table" and claim.get("side") in ("for", "against"):  # one side's count, shown as that number
+        chunk = chunks.get(int(claim.get("chunk_id") or 0))
+        index = 0 if claim["side"] == "for" else 1
+        tallies = vote_tallies(chunk["text"]) if chunk is not None else set()
+        return str(claim.get("display")) == str(claim["value"]) and any(t[index] == claim["value"] for t in tallies)
     if kind == "table" and "against" in claim:  # a vote split: recounted from the stored table
         chunk = chunks.get(int(claim.get("chunk_id") or 0))
         return chunk is not None and (claim["value"], claim["against"]) in vote_tallies(chunk["text"])

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from research.agent.compose_drivers import compose_drivers
-from research.agent.compose_member import compose_member, compose_member_vote
+from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
 from research.agent.compose_topic import compose_topic
@@ -294,6 +294,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "Why did Prof. Varma vote for a cut?": the member's own statement
     if compose_member_vote(c, passages):
         return  # "Did Prof. Varma vote to cut the rate?": yes or no from how the minutes say the member voted
+    if compose_vote_count(c, passages):
+        return  # "How many members voted for a rate cut?": the side of the vote table that did, named
     if compose_topic(c, u, passages):
         return  # "What did the MPC say about crude oil prices?": the sentences that name them
     ev = choose(c.question, u, passages)

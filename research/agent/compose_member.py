@@ -19,12 +19,13 @@ import re
 from typing import Any
 
 from research.agent.composer import Composer, document_name
-from research.agent.evidence import FIRST_PERSON
+from research.agent.evidence import FIRST_PERSON, STANCE_WORDS
 from research.agent.extract import sentences
 from research.agent.lexicon import ASPECTS
 from research.agent.members import asks_reasons, named, people, reasons
-from research.agent.moves import MOVES, verb_of, verdict
+from research.agent.moves import ASKED_MOVE, MOVES, verb_of, verdict
 from research.agent.statement_question import YES_NO
+from research.agent.tables import PERSON, VoteTable, join_names, normal_name, vote_tables
 
 
 def compose_member(c: Composer, passages: list[dict[str, Any]]) -> bool:
@@ -82,3 +83,82 @@ def compose_member_vote(c: Composer, passages: list[dict[str, Any]]) -> bool:
             c.assessment = {"member_vote": member}
             return True
     return False
+
+
+_HOW_MANY_VOTED = re.compile(r"\bhow many\b[^?]*\bvot", re.I)
+_RESOLUTION_MOVE = re.compile(r"\bResolution to (\w+)", re.I)
+_TO = {"cut": "to cut it", "raised": "to raise it", "unchanged": "to keep it unchanged"}
+
+
+def _members_voted(passages: list[dict[str, Any]], document_id: Any, move: str) -> tuple[dict[str, Any], str] | None:
+    """The sentence of the document saying who voted for ``move`` ("Dr. Ashima Goyal and Prof.
+    Jayanth R. Varma voted to reduce the policy repo rate by 25 basis points.")."""
+    for passage in passages:
+        if passage.get("document_id") != document_id:
+            continue
+        for sentence in sentences(str(passage.get("text", ""))):
+            if _move_voted(sentence) == move and not FIRST_PERSON.search(sentence):
+                return passage, " ".join(sentence.split())
+    return None
+
+
+_Side = tuple[str, list[str], "tuple[dict[str, Any], str] | None"]
+
+
+def _sides(passages: list[dict[str, Any]], passage: dict[str, Any], table: VoteTable) -> dict[str, _Side]:
+    """Each move voted for → (the table's side, its members, the sentence saying so): the resolution's
+    move is the "Yes" side's; the "No" side's is the move the minutes say those very members voted for."""
+    sides: dict[str, _Side] = {}
+    resolution = _RESOLUTION_MOVE.search(table.caption)
+    if resolution and verb_of(resolution.group(1)) in MOVES:
+        sides[verb_of(resolution.group(1))] = ("for", table.yes, None)
+    for move in [m for m in MOVES if m not in sides and table.no]:
+        said = _members_voted(passages, passage.get("document_id"), move)
+        if said and {normal_name(n).rstrip(".") for n in PERSON.findall(said[1])} == set(table.no):
+            sides[move] = ("against", table.no, said)
+    return sides
+
+
+def compose_vote_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
+    """ "How many members voted for a rate cut in June 2024?": the members who voted for the move
+    asked, counted as their side of the rate's vote table (re-counted by the verifier) and named; when
+    no side voted for it, each side's move. ``False`` when the question is not such or the minutes do
+    not say which move each side voted for."""
+    asked = [move for move in MOVES if ASKED_MOVE[move].search(c.question)]
+    if not _HOW_MANY_VOTED.search(c.question) or len(asked) != 1:
+        return False
+    tables = [
+        (p, t) for p in passages for t in vote_tables(str(p.get("text", ""))) if not STANCE_WORDS.search(t.caption)
+    ]
+    if not tables:
+        return False
+    passage, table = tables[0]
+    sides = _sides(passages, passage, table)
+    if asked[0] not in sides and len(sides) < (2 if table.no else 1):
+        return False  # what a side voted for is not said: the table alone (compose_docs) answers
+
+    def counted(move: str) -> tuple[str, list[str]]:
+        side, names, _ = sides[move]
+        n = c.table_claim(passage, display=str(len(names)), value=len(names), against=0, side=side, label=move)
+        return n, names
+
+    where = document_name(passage)
+    if asked[0] in sides:
+        n, names = counted(asked[0])
+        members = "member" if len(names) == 1 else "members"
+        to = _TO[asked[0]].replace(" it", " the policy repo rate", 1)
+        c.parts.append(f"{n} {members} voted {to} in {where}: {join_names(names)}.")
+        quoted = [sides[asked[0]][2]]
+    else:
+        told: list[str] = []
+        for move in sides:
+            n, names = counted(move)
+            told.append(f"{n} {'voted ' if not told else ''}{_TO[move]} ({join_names(names)})")
+        to = _TO[asked[0]].replace(" it", " the policy repo rate", 1)
+        c.parts.append(f"None of the members voted {to} in {where}: {' and '.join(told)}.")
+        quoted = [x[2] for x in sides.values()]
+    for said in [x for x in quoted if x]:
+        c.quote(said[0], said[1], "member vote", figure_claim=False)
+    c.parts.append(f"“{table.text}” {c.cite(passage, table.text)}")
+    c.assessment = {"vote_count": asked[0]}
+    return True

@@ -141,8 +141,11 @@ class Composer:
         )
         return ref
 
-    def table_claim(self, passage: dict[str, Any], *, display: str, value: float, against: float, label: str) -> str:
-        """A count computed from a table parsed out of ``passage`` (re-counted by the verifier)."""
+    def table_claim(
+        self, passage: dict[str, Any], *, display: str, value: float, against: float, label: str, side: str = ""
+    ) -> str:
+        """A count computed from a table parsed out of ``passage`` (re-counted by the verifier): the
+        split (``value`` for, ``against``), or with ``side`` ("for"/"against") that side's count alone."""
         return self.claim(
             kind="table",
             chunk_id=passage["chunk_id"],
@@ -152,6 +155,7 @@ class Composer:
             value=value,
             against=against,
             display=display,
+            **({"side": side} if side else {}),
         )
 
     def quote(self, passage: dict[str, Any], sentence: str, label: str, *, figure_claim: bool = True) -> None:

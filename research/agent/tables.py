@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 HONORIFIC = r"(?:Dr|Prof|Shri|Smt|Mr|Mrs|Ms|Sir|Governor)\.?"
 _NAME = rf"{HONORIFIC}\s*[A-Z][\w.’'\-]*(?:\s+[A-Z][\w.’'\-]*){{0,4}}?"
+PERSON = re.compile(_NAME.replace("{0,4}?", "{0,4}") + r"(?=\s|,|$)")  # a member named in a sentence
 _ROW = re.compile(rf"({_NAME})\s+(Yes|No|Abstain(?:ed)?|Absent)\b(?:\s+(\d+(?:\.\d+)?))?")
 _TABLE = re.compile(
     r"(?P<caption>Voting on (?:the )?(?:[^.]|\.(?=\d)){0,200}?)\s+Member\s+Vote\s*"

@@ -300,6 +300,13 @@ def check_claim(
         from research.agent.tables import recount
 
         counted = recount(chunk_texts.get(int(claim.get("chunk_id", 0)), ""))
+        if claim.get("side"):
+            # One side's count, shown as that number: "2 members voted to cut …".
+            side = None if counted is None else counted[0 if claim["side"] == "for" else 1]
+            if side != int(claim["value"]) or str(claim["display"]) != str(side):
+                said = claim["display"]
+                return f"{claim['id']}: re-counting the table gives {side} {claim['side']}, the claim says {said!r}"
+            return None
         if counted != (int(claim["value"]), int(claim.get("against", -1))):
             return f"{claim['id']}: re-counting the table gives {counted}, the claim says {claim['display']!r}"
         return None

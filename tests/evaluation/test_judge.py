@@ -147,6 +147,17 @@ def test_a_vote_split_is_traced_by_recounting_the_stored_table() -> None:
     assert judge.trace_figures("The vote was 5–1.", "q", [wrong], [], VOTES)[:2] == (0, 2)
 
 
+def test_one_sides_count_is_traced_by_recounting_the_stored_table() -> None:
+    # "2 members voted to cut …": the table's two No votes (counted by hand above).
+    side = {"kind": "table", "value": 2, "against": 0, "side": "against", "display": "2", "chunk_id": 5}
+    assert judge.trace_figures("2 members voted to cut it.", "How many?", [side], [], VOTES)[:2] == (1, 1)
+    for wrong in ({**side, "side": "for"}, {**side, "value": 3, "display": "3"}, {**side, "display": "4"}):
+        assert judge.trace_figures(f"{wrong['display']} members voted to cut it.", "q", [wrong], [], VOTES)[:2] == (
+            0,
+            1,
+        )
+
+
 def test_link_paths_and_tool_given_names_are_not_figures() -> None:
     steps = [{"node": "market_data", "outputs": {"calls": [{"benchmark": {"name": "NIFTY 50", "return_pct": 1.02}}]}}]
     claim = {"kind": "tool", "result_key": "market_data:0", "path": ["calls", 0, "benchmark", "return_pct"]}
