@@ -22,7 +22,7 @@ from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
-from research.agent.compose_topic import compose_topic
+from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import (
     CUMULATIVE_MOVE,
@@ -298,6 +298,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "How many members voted for a rate cut?": the side of the vote table that did, named
     if compose_topic(c, u, passages):
         return  # "What did the MPC say about crude oil prices?": the sentences that name them
+    if compose_topic_absent(c, u, passages):
+        return  # "… about cryptocurrency?": no passage names it, said so
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")

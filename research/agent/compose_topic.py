@@ -49,7 +49,11 @@ def compose_topic(c: Composer, u: Understanding, passages: list[dict[str, Any]])
     found = _found(passages, topic) if topic and not u.metrics else []
     if not found:
         return False
-    document = found[0][1].get("document_id")
+    # No period asked: the latest document found that names it (the committee's view now, not in 2023).
+    latest = not (u.doc_periods or u.targets or u.fiscal)
+    document = (max(found, key=lambda f: (str(f[1].get("doc_date") or ""), -f[0])) if latest else found[0])[1].get(
+        "document_id"
+    )
     found = [f for f in found if f[1].get("document_id") == document]
     committee = [f for f in found if not f[1].get("in_statement")]
     chosen = sorted(committee or found, key=lambda f: (_laid_out(f[2]), topic_at(f[2], topic) > _EARLY, f[0]))[:MOST]
@@ -65,4 +69,19 @@ def compose_topic(c: Composer, u: Understanding, passages: list[dict[str, Any]])
         text = excerpt(sentence, sentence[at : at + len(topic[0])])
         c.parts.append(f"“{text}” {c.cite(passage, text)}")
     c.assessment = {"topic": about}
+    return True
+
+
+def compose_topic_absent(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
+    """ "What did the MPC say about cryptocurrency in August 2024?" where no passage found names it:
+    said so plainly, naming the documents searched, rather than quoting sentences about something else."""
+    topic = topic_asked(c.question)
+    if not topic or u.metrics or not passages or _found(passages, topic):
+        return False
+    names = list(dict.fromkeys(document_name(p) for p in passages))
+    where = names[0] if len(names) == 1 else "the documents the search returned"
+    c.parts.append(
+        f"I found no passage in {where} that mentions {topic_phrase(c.question)}, so there is nothing to quote on it."
+    )
+    c.outcome = "no_document"
     return True

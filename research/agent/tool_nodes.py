@@ -8,6 +8,7 @@ Nodes of one superstep run in parallel, so they write only channels with reducer
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import Any
 
@@ -80,11 +81,12 @@ def rag_search(state: ChatState) -> dict[str, Any]:
     result = store.run_tool(state, "search_financial_documents", call_args)
     if result["ok"]:
         u = understanding_from_dict(understood)
-        passages = _complete(state, query, u, result["output"]["passages"])
+        asked = state.get("resolved") or state["question"]
+        found = result["output"]["passages"]
+        found = found + [p for p in _latest_on_topic(state, query, u, asked) if p not in found]
+        passages = _complete(state, query, u, found)
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
         result["confidence"] = _confidence(query, u, passages)
-        # The question as asked (the search query may be rewritten for retrieval), as the composer reads it.
-        asked = state.get("resolved") or state["question"]
         # A guidance question is answered from the filing's words: its statement cells are actuals.
         ids = filters.get("document_ids") or documents_for(asked, passages)
         rows = [] if u.guidance else store.statement_rows(state, asked, ids)
@@ -92,6 +94,24 @@ def rag_search(state: ChatState) -> dict[str, Any]:
             result["output"]["statement_rows"] = rows
             result["confidence"] = max(result["confidence"], 0.9)
     return _tool_update(state, "rag_search", result, started)
+
+
+def _latest_on_topic(state: ChatState, query: str, u: Understanding, asked: str) -> list[dict[str, Any]]:
+    """ "What did the MPC say about the monsoon?" names a topic and a family of documents but no
+    period: the family's latest document is searched for it too, so the answer can be the view now
+    (compose_topic reads the latest document that names it), not whichever year ranked first."""
+    from research.agent import store
+
+    if not topic_asked(asked) or u.metrics or u.doc_periods or u.targets or u.fiscal or len(u.doc_types) != 1:
+        return []
+    family = [d for d in store.library(state) if d.doc_type == u.doc_types[0] and d.doc_date]
+    if len(family) < 2:
+        return []
+    latest = max(family, key=lambda d: d.doc_date or dt.date.min)
+    extra = store.run_tool(
+        state, "search_financial_documents", {"query": query, "top_k": 4, "filters": {"document_ids": [latest.id]}}
+    )
+    return list((extra["output"] or {}).get("passages", [])) if extra["ok"] else []
 
 
 def _no_document_result(query: str, args: dict[str, Any], understood: dict[str, Any]) -> dict[str, Any]:

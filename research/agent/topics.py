@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from research.agent.extract import WORD, stems
+from research.agent.extract import STOPWORDS, WORD, stems
 from research.agent.periods import MONTH_ALT
 
 # "say about", "said on", "view on", "views about", "comment on", "outlook for", "assessment of".
@@ -30,24 +30,48 @@ _TOPIC_END = re.compile(
 _NOT_TOPIC = {"the", "and", "its", "their", "our", "any", "rbi", "mpc", "committee", "minutes", "meeting", "report"}
 
 
+_SAYS = re.compile(
+    r"(?:say|says|said|write|writes|wrote|note|notes|noted|state|states|stated|mentions?|mentioned)\b", re.I
+)
+
+
 def topic_phrase(question: str) -> str:
-    """The topic as the question words it ("the monsoon", "crude oil prices"); "" when none."""
-    found = _ASKED_ABOUT.search(question)
-    return _TOPIC_END.split(found.group("topic"), maxsplit=1)[0].strip(" ,'\"’") if found else ""
+    """The topic as the question words it ("the monsoon", "crude oil prices"); "" when none. Of
+    several verbs that could ask it, the last verb of saying: "What does the broker note on IT
+    services say about margins?" asks "margins" ("note" there is the document)."""
+    found = [
+        m
+        for at in range(len(question))
+        if (m := _ASKED_ABOUT.match(question, at)) and (at == 0 or not question[at - 1].isalnum())
+    ]
+    said = [m for m in found if _SAYS.match(question, m.start())]
+    best = said[-1] if said else found[0] if found else None
+    return _TOPIC_END.split(best.group("topic"), maxsplit=1)[0].strip(" ,'\"’") if best else ""
 
 
 def topic_asked(question: str) -> list[str]:
     """The topic's words as asked ("crude", "oil", "prices"); [] when the question asks about no topic."""
-    return [w for w in WORD.findall(topic_phrase(question).lower()) if w not in _NOT_TOPIC and len(w) > 2]
+    words = WORD.findall(topic_phrase(question).lower())
+    return [w for w in words if w not in _NOT_TOPIC and w not in STOPWORDS and len(w) > 2]
+
+
+# Words the documents use for a word asked: "the stock market" is written "equity markets".
+_ALSO = {"stock": ("equit",), "equit": ("stock",)}
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    return (word[:5], *_ALSO.get(word[:5], ()))
 
 
 def names_topic(sentence: str, topic: list[str]) -> bool:
-    """Whether ``sentence`` holds every word of ``topic`` (five-letter stems)."""
+    """Whether ``sentence`` holds every word of ``topic`` (five-letter stems, or a word the documents
+    use for it)."""
     words = stems(sentence)
-    return bool(topic) and all(t[:5] in words for t in topic)
+    return bool(topic) and all(any(form in words for form in _forms(t)) for t in topic)
 
 
 def topic_at(sentence: str, topic: list[str]) -> int:
     """Where in ``sentence`` the topic is first named (its first word), for excerpts and ranking."""
-    found = re.search(rf"\b{re.escape(topic[0][:5])}", sentence, re.I) if topic else None
+    pattern = "|".join(re.escape(form) for form in _forms(topic[0])) if topic else ""
+    found = re.search(rf"\b(?:{pattern})", sentence, re.I) if topic else None
     return found.start() if found else 0

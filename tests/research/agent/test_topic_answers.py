@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_topic import compose_topic
+from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer
 from research.agent.relevance import assess
 from research.agent.topics import names_topic, topic_asked, topic_phrase
@@ -27,6 +27,9 @@ from research.agent.understand import understand
         ("What is the outlook for core inflation in the June 2024 minutes?", "core inflation", ["core", "inflation"]),
         ("What did the MPC note about the global economy at its February 2024 meeting?", "the global economy",
          ["global", "economy"]),
+        # The last verb of saying asks it: here "note" is the document.
+        ("What does the broker note on IT services say about margins?", "margins", ["margins"]),
+        ("What did the MPC say about the outlook for growth?", "the outlook for growth", ["outlook", "growth"]),
         ("What did the MPC decide at its June 2024 meeting?", "", []),
         ("What policy repo rate did the MPC set in April 2018?", "", []),
     ],
@@ -41,6 +44,10 @@ def test_a_sentence_names_the_topic_when_it_holds_each_of_its_words() -> None:
     assert names_topic("Headwinds from geopolitical tension pose risks to the outlook.", topic)
     assert not names_topic("Geopolitical risks remain elevated.", topic)
     assert not names_topic("Anything at all.", [])
+    # The June 2024 minutes, p. 2: the stock market is written "equity markets".
+    assert names_topic(
+        "Equity markets have touched new highs in both advanced and emerging market economies.", ["stock", "market"]
+    )
 
 
 def _passage(chunk_id: int, page: int, text: str, **extra: Any) -> dict[str, Any]:
@@ -95,6 +102,24 @@ def test_the_answer_quotes_the_sentences_naming_the_topic_in_the_documents_order
     assert c.assessment == {"topic": "the monsoon"} and c.claims == []
 
 
+def test_with_no_period_asked_the_latest_document_naming_the_topic_answers() -> None:
+    older = {"document_id": 7, "document_title": "RBI MPC Minutes, June 2023", "doc_date": "2023-06-08"}
+    said_2023 = "The progress of the south west monsoon is critical in this regard."  # June 2023, p. 4
+    passages = [_passage(70, 4, said_2023, **older), _passage(1, 2, f"{SDF} {MONSOON_P2}")]  # 2023 ranked first
+    question = "What did the MPC say about the monsoon?"
+    c = Composer(question)
+    assert compose_topic(c, understand(question, []), passages)
+    assert c.parts == [
+        "What RBI MPC Minutes, August 2024 says about the monsoon:",
+        f"“{MONSOON_P2}” [Source: RBI MPC Minutes, August 2024, p. 2]",
+    ]
+    # A period asked keeps the best-ranked document of that period.
+    dated = "What did the MPC say about the monsoon in June 2023?"
+    c = Composer(dated)
+    assert compose_topic(c, understand(dated, []), passages)
+    assert c.parts[0] == "What RBI MPC Minutes, June 2023 says about the monsoon:"
+
+
 def test_only_the_members_statements_naming_it_are_said_to_be_theirs() -> None:
     question = "What did the MPC say about the monsoon in August 2024?"
     c = Composer(question)
@@ -114,6 +139,30 @@ def test_no_topic_a_metric_or_no_sentence_naming_it_leaves_the_question_to_the_o
         c = Composer(question)
         assert not compose_topic(c, understand(question, []), [_passage(1, 2, f"{SDF} {CRUDE}")])
         assert c.parts == []
+
+
+def test_a_topic_no_passage_names_is_said_to_be_unmentioned_in_the_documents_searched() -> None:
+    question = "What did the MPC say about cryptocurrency in August 2024?"
+    c = Composer(question)
+    assert compose_topic_absent(c, understand(question, []), [_passage(1, 2, f"{SDF} {CRUDE}")])
+    assert c.parts == [
+        "I found no passage in RBI MPC Minutes, August 2024 that mentions cryptocurrency, so there is nothing to "
+        "quote on it."
+    ]
+    assert c.outcome == "no_document" and c.claims == []
+    other = _passage(5, 4, "Crude again.", document_id=99, document_title="RBI MPC Minutes, June 2024")
+    c = Composer(question)
+    assert compose_topic_absent(c, understand(question, []), [_passage(1, 2, SDF), other])
+    assert "no passage in the documents the search returned" in c.parts[0]
+    for question in (
+        "What did the MPC say about crude oil prices in August 2024?",  # a sentence names it: quoted instead
+        "What did the MPC say about CPI inflation in August 2024?",  # a metric
+        "What policy repo rate did the MPC decide in August 2024?",  # no topic
+    ):
+        assert not compose_topic_absent(
+            Composer(question), understand(question, []), [_passage(1, 2, f"{SDF} {CRUDE}")]
+        )
+    assert not compose_topic_absent(Composer(question), understand(question, []), [])  # nothing searched
 
 
 def test_an_answer_quoting_no_sentence_on_the_topic_does_not_answer_it() -> None:
