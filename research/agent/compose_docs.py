@@ -34,7 +34,7 @@ from research.agent.evidence import (
     choose,
 )
 from research.agent.extract import figures_in
-from research.agent.levels import is_base, level_figures, of_gdp
+from research.agent.levels import DATED_BY, dated_after, is_base, level_figures, of_gdp
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
 from research.agent.names import names_missing
@@ -85,14 +85,6 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
     return None
 
 
-# The words between a figure and the period that dates it: "4.8 per cent in April 2024".
-# "24.1 per cent of GDP at end-March 2024" too.
-_DATED_BY = re.compile(
-    r"\s*(?:per\s?cent|percent|%)?(?:\s+of\s+(?:nominal\s+)?GDP)?\s*(?:in|during|for|at|as at|as on)\s+(?:end-)?",
-    re.I,
-)
-
-
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     """The figure the question asks for: the one the sentence dates by the target period ("4.8
     per cent in April 2024"), else the first after the target's mention, else after the metric's
@@ -112,7 +104,7 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
         anchors += [q.start()] if q else []  # "… dropping to 7.8 per cent in Q4"
     # A figure the sentence dates by the target itself ("… to 4.8 per cent in April 2024") is it.
     for anchor in anchors:
-        dated = [f for f in figures if _DATED_BY.fullmatch(sentence[f[0] + len(f[1]) : anchor])]
+        dated = [f for f in figures if DATED_BY.fullmatch(sentence[f[0] + len(f[1]) : anchor])]
         if dated:
             return dated[-1][1], dated[-1][2]
     for metric in u.metrics:
@@ -138,15 +130,8 @@ def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
     at = next((f[0] for f in figures_in(sentence) if f[1:] == figure), None)
     if at is None:
         return "", ""
-    end = at + len(figure[0])
-    dated = [
-        p.label
-        for p in find_periods(sentence)
-        if p.at > end
-        and _DATED_BY.fullmatch(sentence[end : p.at])
-        and not sentence[p.at + p.length :].lstrip().startswith("(")
-    ]
-    return (dated[0] if dated else ""), (" of GDP" if of_gdp(sentence, (at, *figure)) else "")
+    dated = dated_after(sentence, (at, *figure))
+    return (dated.label if dated else ""), (" of GDP" if of_gdp(sentence, (at, *figure)) else "")
 
 
 def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:

@@ -15,11 +15,13 @@ import re
 from research.agent.companies import FORWARD_RE
 from research.agent.extract import WEIGHT_BEFORE, figures_in
 from research.agent.lexicon import Metric, owners_before
+from research.agent.periods import MONTH_ALT, Period, find_periods
 
 Figure = tuple[int, str, str]  # (offset in the sentence, number, unit)
 
 _SHARE_OF = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:the|all|total|its|these|those)\b", re.I)
 _OF_GDP_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:nominal\s+)?GDP\b", re.I)
+_INFLATION = {"cpi", "core_inflation", "food_inflation"}
 _RATES_OF_CHANGE = {"gdp", "gva", "cpi", "core_inflation", "food_inflation", "credit_growth"}
 # Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
 _BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
@@ -69,10 +71,13 @@ def owned_by_other(sentence: str, number: str, metrics: list[Metric]) -> bool:
 
 
 def _of_metric_asked(sentence: str, figure: Figure, asked: set[str]) -> bool:
-    """A target is the target's ("the medium-term target for … inflation of 4 per cent"), whichever
-    metric is named nearest before it; any other figure is the metric's named nearest before it."""
-    if _is_target(sentence, figure):
-        return not asked or "inflation_target" in asked
+    """An inflation target is no reading of inflation ("the medium-term target for … inflation of 4 per
+    cent"), whichever metric is named nearest before it; any other figure is the metric's named nearest
+    before it."""
+    if _is_target(sentence, figure) and "inflation_target" in asked:
+        return True
+    if _is_target(sentence, figure) and asked & _INFLATION:
+        return False  # "the medium-term target for CPI inflation of 4 per cent" is no reading of inflation
     return _owned(sentence, figure, asked)
 
 
@@ -106,3 +111,46 @@ PROJECTED_BEFORE = re.compile(r"\b(?:projects|projected|projections?|forecast(?:
 def is_projection(sentence: str, figure: Figure) -> bool:
     """Whether the sentence projects ``figure`` (or reports it as a survey's expectation)."""
     return bool(PROJECTED_BEFORE.search(sentence[: figure[0]]))
+
+
+# The words between a figure and the period that dates it: "4.8 per cent in April 2024", "24.1 per cent
+# of GDP at end-March 2024".
+DATED_BY = re.compile(
+    r"\s*(?:per\s?cent|percent|%)?(?:\s+of\s+(?:nominal\s+)?GDP)?\s*(?:in|during|for|at|as at|as on)\s+(?:end-)?",
+    re.I,
+)
+# A bracket after the period that narrows it: "during 2023-24 (April-December)", "2023-24 (RE)".
+_NARROWED = re.compile(rf"\s*\((?:{MONTH_ALT}|Q[1-4]|H[12]|RE|BE|PA)\b", re.I)
+
+
+def dated_after(sentence: str, figure: Figure) -> Period | None:
+    """The period the sentence dates ``figure`` by, right after it ("4.9 per cent in October 2023"),
+    unless a bracket narrows it ("8.2 per cent during 2023-24 (April-December)")."""
+    end = figure[0] + len(figure[1])
+    return next(
+        (
+            p
+            for p in find_periods(sentence)
+            if p.at > end
+            and DATED_BY.fullmatch(sentence[end : p.at])
+            and not _NARROWED.match(sentence[p.at + p.length :])
+        ),
+        None,
+    )
+
+
+def figure_year(sentence: str, number: str) -> str | None:
+    """The fiscal year the sentence gives the figure ``number``: the one dating it right after it, else
+    the nearest before it with no other figure between ("the gross fiscal deficit for 2023-24 (RE)
+    stands at 5.90 per cent of GDP" is 2023-24's, though the sentence names 2024-25 after it)."""
+    figures = figures_in(sentence)
+    at = next((f for f in figures if f[1] == number), None)
+    if at is None:
+        return None
+    after = dated_after(sentence, at)
+    if after is not None:
+        return after.label if after.kind == "fy" else None
+    before = [p for p in find_periods(sentence) if p.kind == "fy" and p.at + p.length <= at[0]]
+    if not before or any(before[-1].at < f[0] < at[0] for f in figures):
+        return None
+    return before[-1].label

@@ -71,7 +71,12 @@ METRICS: tuple[Metric, ...] = (
         asked=("food inflation",),
     ),
     # "The medium-term target for CPI inflation of 4 per cent": the goal, not a reading of inflation.
-    Metric("inflation_target", "inflation target", ("inflation target", "medium-term target"), asked=("target",)),
+    Metric(
+        "inflation_target",
+        "inflation target",
+        ("inflation target", "medium-term target"),
+        asked=("inflation target", "target for inflation", "target for cpi", "target for headline"),
+    ),
     Metric(
         "cpi",
         "CPI inflation",
@@ -112,6 +117,7 @@ METRICS: tuple[Metric, ...] = (
             "relative to gdp",
             "to-gdp",
             "to gdp ratio",
+            "credit growth",
         ),
         asked=("gdp", "growth"),
     ),
@@ -136,7 +142,15 @@ METRICS: tuple[Metric, ...] = (
     ),
     Metric("balance_sheet", "balance sheet size", ("balance sheet",), percent=False, asked=("balance sheet",)),
     Metric("surplus", "surplus transferred", ("surplus",), percent=False, asked=("surplus", "dividend to")),
-    Metric("credit_growth", "credit growth", ("credit growth", "bank credit", "non-food credit"), asked=("credit",)),
+    Metric(
+        "credit_growth",
+        "credit growth",
+        ("credit growth", "bank credit", "non-food credit"),
+        # One sector's or borrower's credit ("credit growth to large industries was … (6.4 per cent)",
+        # "services sector bank credit", "net bank credit to the government") is not credit growth.
+        excludes=("credit growth to", "sector bank credit", "credit to the government", "credit to large"),
+        asked=("credit",),
+    ),
     Metric("gnpa", "gross NPA ratio", ("gross non-performing", "gnpa", "gross npa"), asked=("npa", "non-performing")),
 )
 

@@ -41,7 +41,7 @@ from core.formatting import field_label
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of, _is_level
 from research.agent.extract import WEIGHT_BEFORE
-from research.agent.levels import ASKS_FORECAST, PROJECTED_BEFORE, owned_by_other
+from research.agent.levels import ASKS_FORECAST, PROJECTED_BEFORE, figure_year, owned_by_other
 from research.agent.lexicon import names_metric
 from research.agent.members import asks_reasons, named, people
 from research.agent.names import names_asked, names_missing
@@ -172,6 +172,18 @@ def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {asked[0].label}"}
 
 
+def _year_figure_check(u: Understanding, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
+    """A figure its sentence gives another fiscal year than the one asked is that year's: "the fiscal
+    deficit target for 2024-25" is not "the gross fiscal deficit for 2023-24 (RE) stands at 5.90 per cent
+    of GDP", though the sentence names the Union Budget 2024-25 after it."""
+    asked = {p.label for p in [*u.targets, *u.doc_periods] if p.kind == "fy"}
+    years = [year for claim, quote in pairs if (year := figure_year(quote, str(claim.get("quote_figure"))))]
+    other = [year for year in years if asked and year not in asked]
+    if not other:
+        return None
+    return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {sorted(asked)[0]}"}
+
+
 def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     """A projected figure does not answer what happened (research/agent/levels.py)."""
     if ASKS_FORECAST.search(c.question):
@@ -210,6 +222,7 @@ def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]])
     found = (
         _month_figure_check(u, c, pairs),
         _dated_figure_check(u, c, pairs),
+        _year_figure_check(u, pairs),
         _projection_check(c, pairs),
         _range_check(u, c, pairs),
     )

@@ -149,3 +149,58 @@ def test_the_verifier_reads_whose_figure_was_quoted(question: str, figure: str, 
     c.quote(passage, CORE, u.metrics[0].label, figure_claim=False)
     checks = {x["check"]: x for x in assess(u, c, meta)["checks"]}
     assert checks["metric"]["ok"] is ok
+
+
+# RBI Annual Report 2023-24, p. 60, p. 49 and p. 46 (read by hand).
+DEFICIT = (
+    "Accordingly, the gross fiscal deficit for 2023-24 (RE) stands at 5.90 per cent of GDP, as against the RE of "
+    "5.85 per cent given in the interim Union Budget 2024-25."
+)
+LARGE = (
+    "Credit growth to large industries was relatively muted (6.4 per cent), partly due to their improved "
+    "profitability and cash flows."
+)
+M3 = (
+    "II.4.10 On the sources side (assets), the expansion in M3 was mainly driven by bank credit to the commercial "
+    "sector, which grew by 15.6 per cent in 2023-24 (14.4 per cent a year ago)."
+)
+
+
+def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
+    from research.agent.compose_docs import _anchor_figure, _described
+    from research.agent.understand import understand
+
+    asked = "What was credit growth in 2023-24 according to the annual report?"
+    assert [m.key for m in metrics_asked(asked)] == ["credit_growth"]  # "growth" here is not GDP's
+    assert [m.key for m in metrics_asked("What was the fiscal deficit target for 2024-25?")] == ["fiscal_deficit"]
+    u = understand(asked, [])
+    assert _anchor_figure(LARGE, u) is None  # large industries' credit
+    assert _anchor_figure(M3, u) == ("15.6", "per cent")  # not the year-ago base in the bracket
+    assert _described(M3, ("15.6", "per cent")) == ("2023-24", "")  # a bracket of figures does not narrow it
+    gdp = "Real GDP growth was robust at 8.2 per cent during 2023-24 (April-December)."  # p. 15
+    assert _described(gdp, ("8.2", "per cent")) == ("", "")  # "(April-December)" narrows the year
+
+
+def test_a_figure_the_sentence_gives_another_fiscal_year_is_not_the_year_asked() -> None:
+    from research.agent.composer import Composer
+    from research.agent.levels import figure_year
+    from research.agent.relevance import assess
+    from research.agent.understand import understand
+
+    assert figure_year(DEFICIT, "5.90") == "2023-24"  # named before it, though 2024-25 is named after
+    assert figure_year(M3, "15.6") == "2023-24"
+    assert figure_year("CPI inflation for 2024-25 is projected at 4.5 per cent with Q1 at 4.9 per cent.", "4.9") is None
+    passage = {"chunk_id": 5, "citation": "RBI Annual Report 2023-24, p. 60", "url": "/d/5", "document_id": 5}
+    meta = {5: {"document_id": 5, "doc_type": "annual_report", "citation": "RBI Annual Report 2023-24, p. 60"}}
+    for question, ok in (
+        ("What was the fiscal deficit target for 2024-25?", False),
+        ("What was the fiscal deficit in 2023-24?", True),
+    ):
+        u = understand(question, [])
+        c = Composer(question)
+        c.parts.append(f"Fiscal deficit: {c.quote_claim(passage, '5.90', 'per cent', 'fiscal deficit')}")
+        c.quote(passage, DEFICIT, "fiscal deficit", figure_claim=False)
+        failed = [x for x in assess(u, c, meta)["checks"] if not x["ok"]]
+        assert (not failed) is ok, failed
+        if not ok:
+            assert failed == [{"check": "period", "ok": False, "detail": "the figure is for 2023-24, not for 2024-25"}]
