@@ -26,8 +26,10 @@ _CAPITALISED = r"[A-Z][a-z]+"
 _WORD = rf"(?:{_CAPITALISED}|[A-Z]{{2,}})"
 _JOINS = ("of", "and", "for", "the", "on")
 _NAME = re.compile(rf"\b{_WORD}(?:\s+(?:(?:{'|'.join(_JOINS)})\s+)?{_WORD})*\b")
-# "Microsoft's", "Tesla's", "FOMC's": one word, but the owner of what is asked.
-_OWNER = re.compile(r"\b([A-Z][A-Za-z]+)['’]s\b")
+# "Microsoft's", "Tesla's", "FOMC's", "eBay's": one word, but the owner of what is asked.
+_OWNER = re.compile(r"\b([A-Z][A-Za-z]+|[a-z][A-Z][A-Za-z]+)['’]s\b")
+# "eBay", "iShares": a word capitalised inside is a name wherever it stands.
+_CAMEL = re.compile(r"\b[a-z]{1,2}[A-Z][A-Za-z]+\b")
 # Words that are capitalised as dates, not as names ("the June 2024 meeting", "Monday").
 _DATES = {*calendar.month_name[1:], *calendar.month_abbr[1:], "Sept", *calendar.day_name}
 # An office ("the Deputy Governor", "the Chief Financial Officer") names a person, whom the
@@ -55,6 +57,7 @@ def names_asked(question: str) -> list[str]:
         if sum(1 for w in words if re.fullmatch(_CAPITALISED, w)) >= 2 and " ".join(words) not in found:
             found.append(" ".join(words))
     owners = [m.group(1) for m in _OWNER.finditer(text) if m.group(1) not in _DATES | _OFFICES]
+    owners += [m.group(0) for m in _CAMEL.finditer(text) if m.group(0) not in owners]
     return found + [w for w in owners if not any(w in name.split() for name in found)]
 
 

@@ -24,6 +24,10 @@ from research.agent.understand import understand
         ("What did the European Central Bank decide in March 2025?", ["European Central Bank"]),
         ("What was Microsoft's Azure revenue growth in fiscal 2023?", ["Microsoft"]),
         ("How did Tesla’s deliveries change in 2023?", ["Tesla"]),
+        # A word capitalised inside is a name, owner or not (a library of RBI documents had answered
+        # eBay's GMV with "99.8 per cent", the share of digital payments, from the annual report).
+        ("What was eBay's gross merchandise volume in Q2 2023?", ["eBay"]),
+        ("What was eBay gross merchandise volume in Q2 2023?", ["eBay"]),
         (
             "What share of Intel's first-quarter 2023 net revenue came from the Data Center and AI segment?",
             ["Data Center and AI", "Intel"],
