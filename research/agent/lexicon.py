@@ -34,6 +34,15 @@ _SUBGROUPS = tuple(
     )
 )  # fmt: skip
 
+_OTHER_GROWTH = tuple(
+    f"{what} growth"
+    for what in (
+        "gva", "credit", "deposit", "revenue", "revenues", "sales", "earnings", "export", "exports", "import",
+        "imports", "wage", "loan", "loans", "money", "m3", "volume", "income", "profit", "eps", "user", "subscriber",
+        "customer", "membership", "segment", "cloud", "azure", "services", "payments", "transactions",
+    )
+)  # fmt: skip
+
 METRICS: tuple[Metric, ...] = (
     Metric("reverse_repo", "reverse repo rate", ("reverse repo",), asked=("reverse repo",)),
     Metric(
@@ -117,7 +126,8 @@ METRICS: tuple[Metric, ...] = (
             "relative to gdp",
             "to-gdp",
             "to gdp ratio",
-            "credit growth",
+            # Another quantity's growth ("GVA growth", "credit growth", "revenue growth") is not GDP's.
+            *_OTHER_GROWTH,
         ),
         asked=("gdp", "growth"),
     ),
@@ -180,7 +190,8 @@ def metrics_asked(question: str) -> list[Metric]:
     for metric in METRICS:
         phrases = metric.asked or metric.terms
         # "the balance sheet size as a per cent of GDP" measures the balance sheet by GDP: GDP is not asked.
-        named = functools.reduce(lambda text, ex: text.replace(ex, " "), metric.excludes, q)
+        excluded = sorted(metric.excludes, key=len, reverse=True)  # "gva growth" before "gva"
+        named = functools.reduce(lambda text, ex: text.replace(ex, " "), excluded, q)
         if any(re.search(rf"\b{re.escape(p)}(?:s|es)?\b", named) for p in phrases):
             if any(m.key != metric.key and _shadows(m, metric, q) for m in found):
                 continue

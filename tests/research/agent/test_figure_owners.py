@@ -173,6 +173,10 @@ def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
     asked = "What was credit growth in 2023-24 according to the annual report?"
     assert [m.key for m in metrics_asked(asked)] == ["credit_growth"]  # "growth" here is not GDP's
     assert [m.key for m in metrics_asked("What was the fiscal deficit target for 2024-25?")] == ["fiscal_deficit"]
+    # Another quantity's growth is not GDP's ("GVA growth" had been answered with real GDP growth, verified).
+    assert [m.key for m in metrics_asked("What was the GVA growth in Q4 2023-24?")] == ["gva"]
+    assert [m.key for m in metrics_asked("What was Microsoft's Azure revenue growth in fiscal 2023?")] == []
+    assert [m.key for m in metrics_asked("What growth did the MPC project for 2024-25?")] == ["gdp"]
     u = understand(asked, [])
     assert _anchor_figure(LARGE, u) is None  # large industries' credit
     assert _anchor_figure(M3, u) == ("15.6", "per cent")  # not the year-ago base in the bracket
