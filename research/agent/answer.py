@@ -31,15 +31,17 @@ _PERCENT_FUNCTIONS = {"pct_change", "growth_rate", "cagr"}
 # --- one composer per tool node: (composer, result key, tool output) -> None -------------------
 def _compose_calculator(c: Composer, key: str, out: dict[str, Any]) -> None:
     pct = out["expression"].split("(")[0].strip() in _PERCENT_FUNCTIONS
-    ref = c.claim(
-        kind="calc",
-        expression=out["evaluated"],
-        value=out["result"],
-        label="calculated",
-        display=formatting.percent(out["result"], signed=True) if pct else formatting.format_number(out["result"]),
-    )
-    c.parts.append(f"Result: {ref} [Calculated: {out['expression']}]")
     operands = out.get("operands") or []
+    # The difference of two rates in per cent is in percentage points ("+0.2 percentage points").
+    points = not pct and len(operands) == 2 and all(str(f.get("unit")) in ("per cent", "%") for f in operands)
+    if pct:
+        display = formatting.percent(out["result"], signed=True)
+    elif points:
+        display = f"{'+' if out['result'] > 0 else ''}{formatting.format_number(out['result'])} percentage points"
+    else:
+        display = formatting.format_number(out["result"])
+    ref = c.claim(kind="calc", expression=out["evaluated"], value=out["result"], label="calculated", display=display)
+    c.parts.append(f"Result: {ref} [Calculated: {out['expression']}]")
     if operands:
         named = [_operand_claim(c, f) for f in operands]
         c.parts.append("Operands, as the earlier answers established them: " + "; ".join(named) + ".")

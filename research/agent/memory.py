@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from research.agent.periods import FY_RE, YEAR_RE
+from research.agent.periods import FY_RE, YEAR_RE, find_periods
 
 FOLLOW_UP_RE = re.compile(r"^\s*(and|what about|how about|same for|and for|and at|and in)\b", re.IGNORECASE)
 BETWEEN_THOSE_RE = re.compile(
@@ -26,6 +26,8 @@ BETWEEN_THOSE_RE = re.compile(
     r"\b(those|these|them|the two|both)\b",
     re.IGNORECASE,
 )
+# "What is the difference between the two?": the later figure less the earlier, in their unit.
+DIFFERENCE_RE = re.compile(r"\b(?:difference|gap)\b.*\b(?:those|these|them|the two|both)\b", re.IGNORECASE)
 COMPARE_WITH_RE = re.compile(r"\b(?:compare|compares|comparison)\b.*\bwith\s+([A-Za-z.&^\-]+)\s*\??$", re.IGNORECASE)
 Scope = dict[str, Any]
 
@@ -101,9 +103,43 @@ def _between(text: str, memory: list[dict[str, Any]]) -> tuple[str, str, Scope]:
         return text, "between_those_two", {"refuse": reason, "operands": figures}
     # Oldest period first, so "increase" reads forwards in time.
     a, b = sorted(figures, key=lambda f: str(f.get("period") or ""))
+    if not BETWEEN_THOSE_RE.search(text):
+        resolved = f"{b['value']} - {a['value']}: the difference from {_operand(a)} to {_operand(b)}"
+        return resolved, "between_those_two", {"operands": [a, b]}
     verb = "increase" if "increase" in text.lower() else "change"
     resolved = f"pct_change({a['value']}, {b['value']}): the percentage {verb} from {_operand(a)} to {_operand(b)}"
     return resolved, "between_those_two", {"operands": [a, b]}
+
+
+def _swap_period(previous: str, tail: str) -> str | None:
+    """ "And in April 2024?" after "What was CPI inflation in December 2023?": the previous question
+    with its one period of that kind (month, quarter, fiscal or calendar year) replaced by the new one."""
+    new = find_periods(tail)
+    if len(new) != 1 or re.sub(
+        r"\b(?:in|at|for|after|during|the|meeting|minutes|of|by|on)\b|[\s?.,]", "", _cut(tail, new[0])
+    ):
+        return None  # "and for TCS in 2024?" swaps more than a period
+    old = [p for p in find_periods(previous) if p.kind == new[0].kind]
+    if len(old) != 1:
+        return None
+    return previous[: old[0].at] + tail[new[0].at : new[0].at + new[0].length] + previous[old[0].at + old[0].length :]
+
+
+def _cut(text: str, period: Any) -> str:
+    return text[: period.at] + text[period.at + period.length :]
+
+
+_BACK = re.compile(r"\b(?:it|that|this|them|those|the decision|the vote)\b", re.I)
+
+
+def _carry_period(text: str, previous: str) -> str | None:
+    """ "Who voted against it?" after "What was the repo rate after the August 2024 meeting?": the
+    question with the one period the previous question named, so "it" is that meeting's decision."""
+    periods = find_periods(previous)
+    if not _BACK.search(text) or find_periods(text) or len(periods) != 1 or periods[0].kind not in ("month", "fy"):
+        return None
+    named = previous[periods[0].at : periods[0].at + periods[0].length]
+    return f"{text.rstrip(' ?')} in {named}?"
 
 
 def resolve(question: str, memory: list[dict[str, Any]]) -> tuple[str, str, Scope]:
@@ -115,7 +151,7 @@ def resolve(question: str, memory: list[dict[str, Any]]) -> tuple[str, str, Scop
     last = memory[-1]
     previous = str(last.get("resolved") or last.get("question") or "")
     lowered = text.lower()
-    if BETWEEN_THOSE_RE.search(text):
+    if BETWEEN_THOSE_RE.search(text) or DIFFERENCE_RE.search(text):
         return _between(text, memory)
     if "previous year" in lowered or "prior year" in lowered or "year before" in lowered:
         shifted = _shift_year(previous)
@@ -126,10 +162,13 @@ def resolve(question: str, memory: list[dict[str, Any]]) -> tuple[str, str, Scop
         subject = (last.get("subjects") or [None])[0]
         if subject:
             return f"Compare {subject} and {compare.group(1)}", "compare_with", {}
+    if FOLLOW_UP_RE.match(text) and previous and (swapped := _swap_period(previous, FOLLOW_UP_RE.sub("", text))):
+        return swapped, "swap_period", {}
     if FOLLOW_UP_RE.match(text) and previous:
         # "and for TCS?" — the previous question with its subject swapped for the new one.
         subject = (last.get("subjects") or [None])[0]
         tail = FOLLOW_UP_RE.sub("", text).strip(" ?")
         if subject and tail and subject in previous:
             return previous.replace(subject, tail), "swap_subject", {}
-    return text, "none", {}
+    carried = _carry_period(text, previous)
+    return (carried, "carry_period", {}) if carried else (text, "none", {})

@@ -88,3 +88,40 @@ def test_follow_ups_resolve_by_rules() -> None:
     resolved, rule, _ = resolve("how does it compare with INFY?", [_turn("Price of TCS", subjects=["TCS"])])
     assert rule == "compare_with" and resolved == "Compare TCS and INFY"
     assert resolve("What is the price of TCS?", [])[1] == "none"
+
+
+@pytest.mark.parametrize(
+    ("previous", "follow_up", "resolved", "rule"),
+    [
+        # The one period of the kind the follow-up names is swapped; the rest of the question stays.
+        ("What was CPI inflation in December 2023?", "And in April 2024?", "What was CPI inflation in April 2024?",
+         "swap_period"),
+        ("What was the repo rate after the June 2024 meeting?", "And after the August 2024 meeting?",
+         "What was the repo rate after the August 2024 meeting?", "swap_period"),
+        ("What GDP growth did the MPC project for 2024-25 in April 2024?", "And in June 2024?",
+         "What GDP growth did the MPC project for 2024-25 in June 2024?", "swap_period"),
+        # "it" is the decision of the meeting the last question named.
+        ("What was the repo rate after the August 2024 meeting?", "Who voted against it?",
+         "Who voted against it in August 2024?", "carry_period"),
+        # More than a period swapped, or nothing to carry: left to the other rules (or the model).
+        ("What was AAPL's return in 2023?", "And for MSFT in 2024?", "And for MSFT in 2024?", "none"),
+        ("What is the price of TCS?", "What is it now?", "What is it now?", "none"),
+    ],
+)  # fmt: skip
+def test_a_follow_up_naming_only_a_period_asks_the_last_question_of_that_period(
+    previous: str, follow_up: str, resolved: str, rule: str
+) -> None:
+    assert resolve(follow_up, [_turn(previous)])[:2] == (resolved, rule)
+
+
+def _projection(value: str, month: str) -> dict[str, Any]:
+    return {"label": "real GDP growth", "value": value, "unit": "per cent", "period": month, "metric": "gdp",
+            "primary": True}  # fmt: skip
+
+
+def test_the_difference_between_the_two_is_the_later_figure_less_the_earlier() -> None:
+    april = _turn("GDP growth projected for 2024-25 in April 2024?", [_projection("7.0", "2024-04")])
+    june = _turn("GDP growth projected for 2024-25 in June 2024?", [_projection("7.2", "2024-06")])
+    resolved, rule, scope = resolve("What is the difference between the two?", [june, april])
+    assert rule == "between_those_two" and resolved.startswith("7.2 - 7.0: the difference from 7.0")
+    assert [f["value"] for f in scope["operands"]] == ["7.0", "7.2"]
