@@ -15,6 +15,7 @@ Every figure is a ``[[cN]]`` claim on a quoted passage or the parsed table. Pure
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -285,6 +286,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "What did the MPC say about crude oil prices?": the sentences that name them
     if compose_topic_absent(c, u, passages):
         return  # "… about cryptocurrency?": no passage names it, said so
+    if _each_metric(c, u, passages):
+        return  # "What were the SDF and MSF rates …?": each rate from its own sentence
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")
@@ -303,6 +306,30 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         c.assessment["passage_figures"] = True  # each figure asked, of its unit, from the best-matching sentence
     if (u.metrics and not ev.metric_found) or (u.aspects & {"change", "level"} and not c.figures and not ev.table):
         c.outcome = "escalate"
+
+
+def _each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
+    """A level asked of two or more metrics: each metric's level line from the sentence the chooser
+    picks for that metric alone (one figure labelled with another's name had read "SDF rate: 4.25 per
+    cent" from "The MSF rate and the Bank Rate remain unchanged at 4.25 per cent"). A metric without
+    one sends the answer to a reviewer."""
+    if len(u.metrics) < 2 or u.aspects != {"level"}:
+        return False
+    quoted: list[Candidate] = []
+    for metric in u.metrics:
+        one = dataclasses.replace(u, metrics=[metric])
+        ev = choose(c.question, one, passages)
+        cand = ev.chosen[0] if ev is not None and ev.chosen and ev.metric_found else None
+        line = _level_line(c, cand, one, _memo(one, cand)) if cand is not None else None
+        if cand is None or line is None:
+            c.parts.append(f"[Note: I found no figure for the {metric.label} in the passages searched.]")
+            c.outcome = "escalate"
+            continue
+        c.parts.append(line)
+        quoted += [cand] if all(q.sentence != cand.sentence for q in quoted) else []
+    for cand in quoted:  # each sentence once ("the MSF rate and the Bank Rate at 4.25 per cent")
+        c.quote(cand.passage, cand.sentence, "figure", figure_claim=False)
+    return True
 
 
 def period_text(periods: list[Period]) -> str:

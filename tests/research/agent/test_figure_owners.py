@@ -208,3 +208,32 @@ def test_a_figure_the_sentence_gives_another_fiscal_year_is_not_the_year_asked()
         assert (not failed) is ok, failed
         if not ok:
             assert failed == [{"check": "period", "ok": False, "detail": "the figure is for 2023-24, not for 2024-25"}]
+
+
+def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
+    from research.agent.compose_docs import _each_metric
+    from research.agent.composer import Composer
+    from research.agent.understand import understand
+
+    # MPC minutes, April 2022, p. 2 (read by hand): the MSF sentence had been labelled the SDF rate.
+    msf = "The marginal standing facility (MSF) rate and the Bank Rate remain unchanged at 4.25 per cent."
+    sdf = (
+        "The standing deposit facility (SDF) rate, which will now be the floor of the LAF corridor, will be at "
+        "3.75 per cent."
+    )
+    passage = {"chunk_id": 1, "document_id": 1, "document_title": "RBI MPC Minutes, April 2022", "page_number": 2,
+               "citation": "RBI MPC Minutes, April 2022, p. 2", "url": "/d/1", "text": f"{msf} {sdf}"}  # fmt: skip
+    question = "What were the SDF and MSF rates after the April 2022 meeting?"
+    c = Composer(question)
+    assert _each_metric(c, understand(question, []), [passage])
+    lines = [p for p in c.parts if not p.startswith("“")]
+    shown = [(x["label"], x["display"]) for x in c.claims]
+    assert lines[0].startswith("Standing deposit facility (SDF) rate: [[c") and lines[1].startswith("Marginal")
+    assert shown == [
+        ("standing deposit facility (SDF) rate", "3.75 per cent"),
+        ("marginal standing facility (MSF) rate", "4.25 per cent"),
+    ]
+    alone = Composer(question)  # without the SDF's sentence: the MSF's figure is not the SDF's
+    assert _each_metric(alone, understand(question, []), [{**passage, "text": msf}])
+    assert alone.outcome == "escalate" and [x["display"] for x in alone.claims] == ["4.25 per cent"]
+    assert not _each_metric(Composer("What was the SDF rate?"), understand("What was the SDF rate?", []), [passage])
