@@ -4,8 +4,8 @@ A sentence naming CPI inflation carries figures of other things too: a weight in
 ("weight: 45.9 per cent in CPI"), a bound ("above 5%"), a share of a group ("75 per cent of the core
 CPI items"), a ratio to GDP, another metric's level ("CPI core … took it down to 3.4 per cent") and
 the base a level is compared with ("… compared to about 40 per cent a year ago"). Used by the
-evidence chooser (which sentences cover the level asked) and the composer (which figure is read).
-Pure.
+evidence chooser (which sentences cover the level asked), the composer (which figure is read and how
+it is labelled) and the relevance checks (whose figure was quoted, and for which fiscal year). Pure.
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ _BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*
 _BASE_BEFORE = re.compile(
     r"\b(?:compared (?:to|with)|as against|from)\s+(?:about |around |nearly |roughly |over )?$", re.I
 )
+_BASE_AFTER = re.compile(
+    r"\s*(?:per\s?cent|percent|%)?\s*(?:a year (?:ago|earlier)|last year|in the (?:previous|preceding) year)\b", re.I
+)
 # "the medium-term target for consumer price index (CPI) inflation of 4 per cent within a band of +/- 2
 # per cent": the goal and its band, not a reading.
 _TARGET_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+(?:inflation\s+)?target\b", re.I)
 _TARGET_BEFORE = re.compile(r"\b(?:target|band)\b[^\d;]{0,80}?\b(?:of|at)\s+(?:\+/-\s*|±\s*)?$", re.I)
-_BASE_AFTER = re.compile(
-    r"\s*(?:per\s?cent|percent|%)?\s*(?:a year (?:ago|earlier)|last year|in the (?:previous|preceding) year)\b", re.I
-)
 
 
 def _after(sentence: str, figure: Figure) -> str:

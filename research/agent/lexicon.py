@@ -232,8 +232,9 @@ def _phrase(text: str) -> re.Pattern[str]:
 
 
 # Each figured metric's names, and each phrase a metric excludes (which names something else).
-_NAMES = [(_phrase(term), metric.key) for metric in METRICS if metric.figured for term in metric.terms]
-_EXCLUDED = [(_phrase(ex), metric.key) for metric in METRICS for ex in metric.excludes]
+# With each, its first word: a phrase whose first word the text lacks is not looked for (most are not).
+_NAMES = [(term.split()[0], _phrase(term), metric.key) for metric in METRICS if metric.figured for term in metric.terms]
+_EXCLUDED = [(ex.split()[0], _phrase(ex), metric.key) for metric in METRICS for ex in metric.excludes]
 _ASIDE = re.compile(r"\([^()]*\)")
 
 
@@ -242,8 +243,8 @@ def _named_spans(text: str) -> list[tuple[int, int, str]]:
     ("inflation" in "core inflation") or overlapping a phrase the metric excludes ("CPI" in "CPI
     excluding food and fuel", "repo rate" in "reverse repo rate") is not its own; the excluded phrase
     names something else ("not:cpi"), unless it is another metric's name ("core inflation")."""
-    spans = [(m.start(), m.end(), key) for rx, key in _NAMES for m in rx.finditer(text)]
-    excluded = [(m.start(), m.end(), key) for rx, key in _EXCLUDED for m in rx.finditer(text)]
+    spans = [(m.start(), m.end(), key) for word, rx, key in _NAMES if word in text for m in rx.finditer(text)]
+    excluded = [(m.start(), m.end(), key) for word, rx, key in _EXCLUDED if word in text for m in rx.finditer(text)]
     named = [
         (a, b, key)
         for a, b, key in spans
@@ -259,14 +260,35 @@ def _named_spans(text: str) -> list[tuple[int, int, str]]:
 _LISTED = re.compile(r"^[^\d;.]{0,30}?(?:,|\band|\bor)\s+(?:the\s+)?$")
 
 
+def _blank_asides(text: str) -> str:
+    return _ASIDE.sub(lambda m: " " * len(m.group()), text.lower())
+
+
+def _by_end(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    return sorted(spans, key=lambda s: (s[1], s[1] - s[0]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentence_spans(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The sentence lower-cased with its asides blanked, and its metric names by end (one pass per
+    sentence: the evidence chooser asks of every figure of every candidate sentence)."""
+    lowered = _blank_asides(text)
+    return lowered, _by_end(_named_spans(lowered))
+
+
 def owners_before(text: str, at: int) -> list[str]:
     """The keys of the metrics whose figure one at offset ``at`` of ``text`` is: the metric named
     nearest before it (in "CPI core (CPI excluding food and fuel) disinflation took it down to 3.4 per
     cent", core inflation), with those listed with it ("the MSF rate and the Bank Rate at 6.75 per
     cent"); "not:cpi" for a phrase CPI excludes ("services inflation"). An aside in brackets ("Core
-    (CPI excluding food and fuel) inflation") is passed over."""
-    lowered = _ASIDE.sub(lambda m: " " * len(m.group()), text[:at].lower())
-    spans = sorted(_named_spans(lowered), key=lambda s: (s[1], s[1] - s[0]))
+    (CPI excluding food and fuel) inflation") is passed over, unless the figure is inside it."""
+    prefix = text[:at]
+    if prefix.count("(") > prefix.count(")"):  # inside an aside: the words before it, as they stand
+        lowered = _blank_asides(prefix)
+        spans = _by_end(_named_spans(lowered))
+    else:  # names do not run across a figure, so the sentence's names ending before it are the prefix's
+        lowered, named = _sentence_spans(text)
+        spans = [s for s in named if s[1] <= at]
     if not spans:
         return []
     owners = [spans[-1]]
