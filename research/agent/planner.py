@@ -79,7 +79,8 @@ CAGR_RE = re.compile(
 PORTFOLIO_RE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*(?:in\s+|of\s+)?([A-Za-z][A-Za-z.&^\-]*(?:\s+[A-Z][A-Za-z]+)?)")
 COMPARE_RE = re.compile(r"\b(compare|comparison|versus|vs\.?|difference between)\b", re.IGNORECASE)
 DOC_RE = re.compile(
-    r"\b(rbi|reserve bank|mpc|monetary policy|repo|reverse repo|crr|slr|inflation|cpi|gdp|policy stance|policy rates?|"
+    r"\b(rbi|reserve bank|mpc|monetary policy|repo|reverse repo|crr|slr|inflation|cpi|gdp|gva|sdf|msf|"
+    r"standing (?:deposit|facility)|policy stance|policy rates?|"
     r"liquidity|annual report|minutes|basis points|rate cut|rate hike|stance|projection|borrowings?|"
     r"(?:deputy )?governor|vot(?:e|ed|es|ing)|dissent\w*)\b",
     re.IGNORECASE,

@@ -46,6 +46,10 @@ def test_rule_plans_carry_the_right_arguments() -> None:
     # against the user's library (tests/research/agent/test_understanding.py).
     _, plan = plan_rules("What policy repo rate did the MPC decide at its August 2024 meeting?") or ("", {})
     assert plan["rag_search"]["filters"] == {}
+    # The corridor's rates and GVA are the library's subjects too (they took the fallback path).
+    for question in ("What was the GVA growth in Q4 2023-24?", "What were the SDF and MSF rates in April 2022?"):
+        assert (plan_rules(question) or ("",))[0] == "documents"
+    assert (plan_rules("What is HDFC Bank's 52-week high?") or ("",))[0] != "documents"
     # "the policy rate" is the library's subject as much as "the repo rate" is: no planner call.
     assert plan_rules("What was the vote on the policy rate in February 2024?") == (
         "documents",
