@@ -77,7 +77,9 @@ def judge(turn: Any, expect: dict[str, Any], stems: dict[int, str]) -> tuple[lis
             problems.append(f"text {snippet!r} missing")
     if expect.get("document"):
         cited = [(stems.get(int(c.get("document_id") or 0), "?"), str(c.get("page"))) for c in turn.citations]
-        pages = [str(expect["page"]), *(str(p) for p in expect.get("also_pages") or [])]
+        # "page" may list the pages that each state the fact (as the evaluation judge reads it).
+        page = expect["page"] if isinstance(expect["page"], list) else [expect["page"]]
+        pages = [*(str(p) for p in page), *(str(p) for p in expect.get("also_pages") or [])]
         if not any((expect["document"], page) in cited for page in pages):
             problems.append(f"cites {cited[:3] or 'nothing'}, expected {expect['document']} p.{'/'.join(pages)}")
     return problems, text
