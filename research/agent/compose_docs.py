@@ -34,8 +34,7 @@ from research.agent.evidence import (
     candidates,
     choose,
 )
-from research.agent.extract import figures_in
-from research.agent.levels import DATED_BY, dated_after, is_base, level_figures, of_gdp
+from research.agent.levels import DATED_BY, dated_after, is_base, level_figures, locate, of_gdp
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
 from research.agent.names import names_missing
@@ -128,11 +127,11 @@ def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
     """What the sentence says of ``figure`` beyond its number, for its label: the period it dates it by
     ("4.9 per cent in October 2023"; not one a bracket narrows, "during 2023-24 (April-December)") and
     a measure by GDP ("24.1 per cent of GDP")."""
-    at = next((f[0] for f in figures_in(sentence) if f[1:] == figure), None)
-    if at is None:
+    found = locate(sentence, *figure)
+    if found is None:
         return "", ""
-    dated = dated_after(sentence, (at, *figure))
-    return (dated.label if dated else ""), (" of GDP" if of_gdp(sentence, (at, *figure)) else "")
+    dated = dated_after(sentence, found)
+    return (dated.label if dated else ""), (" of GDP" if of_gdp(sentence, found) else "")
 
 
 def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:

@@ -61,23 +61,28 @@ def level_figures(sentence: str, metrics: list[Metric]) -> list[Figure]:
     ]
 
 
+def locate(sentence: str, number: str, unit: str | None = None) -> Figure | None:
+    """The first figure of ``sentence`` that is ``number`` (in ``unit``, when given): where a figure
+    read or quoted stands, so the words around it can be read."""
+    return next((f for f in figures_in(sentence) if f[1] == number and unit in (None, f[2])), None)
+
+
 def owned_by_other(sentence: str, number: str, metrics: list[Metric]) -> bool:
     """Whether the figure ``number`` of ``sentence`` is another metric's than those asked (the
     verifier's reading of a quoted figure, whichever engine chose it)."""
-    at = next((f[0] for f in figures_in(sentence) if f[1] == number), None)
-    return (
-        bool(metrics) and at is not None and not _of_metric_asked(sentence, (at, number, ""), {m.key for m in metrics})
-    )
+    figure = locate(sentence, number)
+    return bool(metrics) and figure is not None and not _of_metric_asked(sentence, figure, {m.key for m in metrics})
 
 
 def _of_metric_asked(sentence: str, figure: Figure, asked: set[str]) -> bool:
     """An inflation target is no reading of inflation ("the medium-term target for … inflation of 4 per
     cent"), whichever metric is named nearest before it; any other figure is the metric's named nearest
     before it."""
-    if _is_target(sentence, figure) and "inflation_target" in asked:
-        return True
-    if _is_target(sentence, figure) and asked & _INFLATION:
-        return False  # "the medium-term target for CPI inflation of 4 per cent" is no reading of inflation
+    if _is_target(sentence, figure):
+        if "inflation_target" in asked:
+            return True
+        if asked & _INFLATION:
+            return False  # "the medium-term target for CPI inflation of 4 per cent" is no reading of inflation
     return _owned(sentence, figure, asked)
 
 
@@ -143,14 +148,13 @@ def figure_year(sentence: str, number: str) -> str | None:
     """The fiscal year the sentence gives the figure ``number``: the one dating it right after it, else
     the nearest before it with no other figure between ("the gross fiscal deficit for 2023-24 (RE)
     stands at 5.90 per cent of GDP" is 2023-24's, though the sentence names 2024-25 after it)."""
-    figures = figures_in(sentence)
-    at = next((f for f in figures if f[1] == number), None)
+    at = locate(sentence, number)
     if at is None:
         return None
     after = dated_after(sentence, at)
     if after is not None:
         return after.label if after.kind == "fy" else None
     before = [p for p in find_periods(sentence) if p.kind == "fy" and p.at + p.length <= at[0]]
-    if not before or any(before[-1].at < f[0] < at[0] for f in figures):
+    if not before or any(before[-1].at < f[0] < at[0] for f in figures_in(sentence)):
         return None
     return before[-1].label
