@@ -34,7 +34,17 @@ from research.agent.evidence import (
     candidates,
     choose,
 )
-from research.agent.levels import DATED_BY, dated_after, is_base, level_figures, locate, of_gdp
+from research.agent.levels import (
+    DATED_BY,
+    Figure,
+    dated_after,
+    is_base,
+    level_figures,
+    locate,
+    of_fiscal_year_asked,
+    of_gdp,
+    range_low,
+)
 from research.agent.lexicon import Metric, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
 from research.agent.names import names_missing
@@ -86,6 +96,12 @@ def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str,
 
 
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
+    """The number and unit of :func:`_anchor`."""
+    found = _anchor(sentence, u)
+    return (found[1], found[2]) if found else None
+
+
+def _anchor(sentence: str, u: Understanding) -> Figure | None:
     """The figure the question asks for: the one the sentence dates by the target period ("4.8
     per cent in April 2024"), else the first after the target's mention, else after the metric's
     name, else the sentence's first."""
@@ -95,18 +111,20 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
     preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]
     figures = preferred or levels or found  # a level is a per-cent figure (or an amount), not a move
+    years = {t.label for t in u.targets if t.kind == "fy"}
+    figures = [f for f in figures if of_fiscal_year_asked(sentence, f, years)]
     if not figures:
         return None
     anchors: list[int] = []
     for target in u.targets:
         anchors += [p.at for p in find_periods(sentence) if p.label == target.label]
-        q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind == "quarter" else None
+        q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind in ("quarter", "half") else None
         anchors += [q.start()] if q else []  # "… dropping to 7.8 per cent in Q4"
     # A figure the sentence dates by the target itself ("… to 4.8 per cent in April 2024") is it.
     for anchor in anchors:
         dated = [f for f in figures if DATED_BY.fullmatch(sentence[f[0] + len(f[1]) : anchor])]
         if dated:
-            return dated[-1][1], dated[-1][2]
+            return dated[-1]
     for metric in u.metrics:
         for term in metric.terms:
             at = sentence.lower().find(term)
@@ -119,8 +137,8 @@ def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
     for anchor in sorted(anchors, reverse=True):
         after = [f for f in figures if f[0] > anchor]
         if after:
-            return after[0][1], after[0][2]
-    return (figures[0][1], figures[0][2]) if figures else None
+            return after[0]
+    return figures[0] if figures else None
 
 
 def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
@@ -137,14 +155,18 @@ def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
 def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:
     if u.metrics and not u.metrics[0].figured:
         return None  # "the policy stance: 25 basis points" would be another figure's
-    figure = _anchor_figure(cand.sentence, u)
-    if figure is None:
+    found = _anchor(cand.sentence, u)
+    if found is None:
         return None
+    figure = (found[1], found[2])
     label = u.metrics[0].label if u.metrics else "The figure"
     dated, measure = _described(cand.sentence, figure)
     when = ", ".join(t.label for t in u.targets) or dated
     period = f" ({when})" if when else ""
     ref = c.quote_claim(cand.passage, figure[0], figure[1], u.metrics[0].label if u.metrics else "figure", **memo)
+    low = range_low(cand.sentence, found)
+    if low is not None:  # "in the range of 6.8-7.1 per cent": both ends, not the upper one alone
+        ref = f"between {c.quote_claim(cand.passage, low, '', f'low end of the {label} range')} and {ref}"
     return f"{label[:1].upper()}{label[1:]}{period}: {ref}{measure}, according to {document_name(cand.passage)}."
 
 

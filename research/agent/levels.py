@@ -67,6 +67,19 @@ def locate(sentence: str, number: str, unit: str | None = None) -> Figure | None
     return next((f for f in figures_in(sentence) if f[1] == number and unit in (None, f[2])), None)
 
 
+# The low end of a range whose high end is the figure after it: "6.8-7.1 per cent", "between 6.8 and 7.1 per cent".
+_RANGE_LOW = re.compile(r"(?:\bbetween\s+(\d+(?:\.\d+)?)\s+and|(?<![\d.])(\d+(?:\.\d+)?)\s*(?:-|–|to))\s*$", re.I)
+
+
+def range_low(sentence: str, figure: Figure) -> str | None:
+    """The low end of the range ``figure`` ends ("in the range of 6.8-7.1 per cent" → "6.8"): the
+    figure alone is no level, the range is."""
+    m = _RANGE_LOW.search(sentence[: figure[0]])
+    if m is None or re.search(r"\bfrom\s*$", sentence[: m.start()], re.I):
+        return None  # "rose from 5.1 to 6.0 per cent" is a move, not a range
+    return m.group(1) or m.group(2)
+
+
 def owned_by_other(sentence: str, number: str, metrics: list[Metric]) -> bool:
     """Whether the figure ``number`` of ``sentence`` is another metric's than those asked (the
     verifier's reading of a quoted figure, whichever engine chose it)."""
@@ -144,17 +157,33 @@ def dated_after(sentence: str, figure: Figure) -> Period | None:
     )
 
 
-def figure_year(sentence: str, number: str) -> str | None:
-    """The fiscal year the sentence gives the figure ``number``: the one dating it right after it, else
-    the nearest before it with no other figure between ("the gross fiscal deficit for 2023-24 (RE)
-    stands at 5.90 per cent of GDP" is 2023-24's, though the sentence names 2024-25 after it)."""
-    at = locate(sentence, number)
-    if at is None:
-        return None
-    after = dated_after(sentence, at)
+_FISCAL = ("fy", "quarter", "half")
+
+
+def figure_period(sentence: str, figure: Figure) -> Period | None:
+    """The fiscal year, or quarter or half of one, the sentence gives ``figure``: the one dating it
+    right after it, else the nearest before it with no other figure between ("the gross fiscal
+    deficit for 2023-24 (RE) stands at 5.90 per cent of GDP" is 2023-24's, though the sentence names
+    2024-25 after it; "GDP growth for Q1:2019-20 is now projected … at 7.4 per cent" is the quarter's)."""
+    after = dated_after(sentence, figure)
     if after is not None:
-        return after.label if after.kind == "fy" else None
-    before = [p for p in find_periods(sentence) if p.kind == "fy" and p.at + p.length <= at[0]]
-    if not before or any(before[-1].at < f[0] < at[0] for f in figures_in(sentence)):
+        return after if after.kind in _FISCAL else None
+    before = [p for p in find_periods(sentence) if p.kind in _FISCAL and p.at + p.length <= figure[0]]
+    if not before or any(before[-1].at < f[0] < figure[0] for f in figures_in(sentence)):
         return None
-    return before[-1].label
+    return before[-1]
+
+
+def figure_year(sentence: str, number: str) -> str | None:
+    """The label of :func:`figure_period` for the figure ``number`` ("2023-24", "Q1 2019-20")."""
+    at = locate(sentence, number)
+    period = figure_period(sentence, at) if at is not None else None
+    return period.label if period is not None else None
+
+
+def of_fiscal_year_asked(sentence: str, figure: Figure, years: set[str]) -> bool:
+    """Whether ``figure`` may be the level of one of the fiscal ``years`` asked: the sentence gives it
+    no other fiscal year, nor a quarter or half of one ("3.1 per cent for Q2:2019-20" is not
+    2019-20's)."""
+    period = figure_period(sentence, figure)
+    return not years or period is None or period.label in years

@@ -1,5 +1,6 @@
 """Periods named in a question or a passage: a month ("August 2024"), a fiscal year ("2023-24",
-"FY25"), a quarter of a fiscal year ("Q3 2024-25", "Q3:2024-25"), a calendar year, a date range.
+"FY25"), a quarter of a fiscal year ("Q3 2024-25", "Q3:2024-25"), a half of one ("H1:2019-20", "the
+second half of 2024-25"), a calendar year, a date range.
 
 Pure and generic: nothing here knows which documents exist. Fiscal years are April–March (the
 Indian convention of the shipped data; ``FISCAL_YEAR_START_MONTH`` says so in one place).
@@ -37,13 +38,18 @@ QUARTER_RE = re.compile(
     r"((?:19|20)\d{2}\s?[-–]\s?\d{2}|FY\s?\d{2})",
     re.I,
 )
+# "H1:2019-20", "H2 2024-25", "the second half of 2024-25": half a fiscal year, not the year.
+HALF_RE = re.compile(
+    r"\b(?:H([12])|(first|second) half)(?:\s*(?:of|:|,)?\s*)(?:FY\s?)?((?:19|20)\d{2}\s?[-–]\s?\d{2}|FY\s?\d{2})",
+    re.I,
+)
 YEAR_RE = re.compile(r"(?<![\d-])((?:19|20)\d{2})(?![\d-])")
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
 @dataclass(frozen=True)
 class Period:
-    """A span of days with the words it was named by. ``kind``: month, fy, quarter, year, range."""
+    """A span of days with the words it was named by. ``kind``: month, fy, quarter, half, year, range."""
 
     kind: str
     start: dt.date
@@ -90,6 +96,11 @@ def quarter(q: int, fy_start_year: int, *, at: int = 0, length: int = 0) -> Peri
     return Period("quarter", start, end, f"Q{q} {fy_label(fy_start_year)}", at, length)
 
 
+def half(h: int, fy_start_year: int, *, at: int = 0, length: int = 0) -> Period:
+    first, last = quarter(2 * h - 1, fy_start_year), quarter(2 * h, fy_start_year)
+    return Period("half", first.start, last.end, f"H{h} {fy_label(fy_start_year)}", at, length)
+
+
 def _fy_start(text: str) -> int | None:
     """The first calendar year of a fiscal year written "2024-25", "2024–2025" or "FY25"."""
     text = text.strip()
@@ -111,8 +122,8 @@ def _spans_taken(taken: list[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def find_periods(text: str) -> list[Period]:
-    """Every period named in ``text``, in order of appearance (a quarter's fiscal year is part of
-    the quarter, not a period of its own; a year inside a month or fiscal year is not one either)."""
+    """Every period named in ``text``, in order of appearance (a quarter's or a half's fiscal year is
+    part of it, not a period of its own; a year inside a month or fiscal year is not one either)."""
     found: list[Period] = []
     taken: list[tuple[int, int]] = []
 
@@ -125,6 +136,11 @@ def find_periods(text: str) -> list[Period]:
         if fy is not None:
             q = int(m.group(1)) if m.group(1) else _ORDINALS[m.group(2).lower()]
             add(quarter(q, fy, at=m.start(), length=m.end() - m.start()), m.start(), m.end())
+    for m in HALF_RE.finditer(text):
+        fy = _fy_start(m.group(3))
+        if fy is not None:
+            h = int(m.group(1)) if m.group(1) else _ORDINALS[m.group(2).lower()]
+            add(half(h, fy, at=m.start(), length=m.end() - m.start()), m.start(), m.end())
     for m in MONTH_YEAR_RE.finditer(text):
         if not _spans_taken(taken, m.start(), m.end()):
             month = month_number(m.group(1))
@@ -157,8 +173,8 @@ def period_forms(period: Period) -> list[str]:
     if period.kind == "fy":
         y = period.start.year
         return [f"{y}-{(y + 1) % 100:02d}", f"{y}–{(y + 1) % 100:02d}", f"{y}-{y + 1}", f"fy{(y + 1) % 100:02d}"]
-    if period.kind == "quarter":
-        q = period.label.split()[0].lower()  # "q3"
+    if period.kind in ("quarter", "half"):
+        q = period.label.split()[0].lower()  # "q3", "h1"
         fy = period.label.split()[1]
         return [f"{q}:{fy}", f"{q}{fy}", f"{q}fy{fy[-2:]}", f"{q}:fy{fy[-2:]}"]
     if period.kind == "month":
@@ -179,7 +195,7 @@ def mentions(text: str, period: Period) -> bool:
     flat = squash(text)
     if any(squash(form) in flat for form in period_forms(period)):
         return True
-    if period.kind == "quarter":
+    if period.kind in ("quarter", "half"):
         # "… for 2024-25 … with Q1 at 4.9 per cent; Q2 at 3.8 per cent; Q3 at 4.6 per cent …"
         q = period.label.split()[0].lower()
         fy = fiscal_year(period.start.year if period.start.month >= FISCAL_YEAR_START_MONTH else period.start.year - 1)

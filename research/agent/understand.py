@@ -205,13 +205,13 @@ def _split_periods(question: str, families: list[str], library: list[LibDoc]) ->
     # is named apart, so months in which meetings were held name those meetings' documents.
     meeting_months = (
         len(months) > 1
-        and any(p.kind in ("fy", "quarter") for p in periods)
+        and any(p.kind in ("fy", "quarter", "half") for p in periods)
         and all(m.kind == "month" and _dated_in(m, library) for m in months)
     )
     doc: list[Period] = []
     target: list[Period] = []
     for p in periods:
-        if p.kind == "quarter":
+        if p.kind in ("quarter", "half"):
             target.append(p)
         elif p.kind == "fy":
             named = families and _near_family(question, p, words) and _has_fy_docs(families, library)
@@ -320,7 +320,8 @@ def year_asked(u: Understanding, question: str) -> Period | None:
     shorter period: then one month's reading is not the answer."""
     periods = [*u.doc_periods, *u.targets]
     years = [p for p in periods if p.kind in ("fy", "year")]
-    if not years or any(p.kind in ("month", "quarter", "range") for p in periods) or MONTH_WORD.search(question):
+    shorter = any(p.kind in ("month", "quarter", "half", "range") for p in periods)
+    if not years or shorter or MONTH_WORD.search(question):
         return None
     return years[0]
 
