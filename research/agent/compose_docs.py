@@ -19,6 +19,7 @@ import dataclasses
 import re
 from typing import Any
 
+from research.agent.compose_decision import decision_line, each_meeting, level_memo
 from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
 from research.agent.compose_stance import compose_stance
@@ -26,9 +27,6 @@ from research.agent.compose_statements import compose_statements
 from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import (
-    CUMULATIVE_MOVE,
-    FIRST_PERSON,
-    OTHER_MEETING,
     Candidate,
     Evidence,
     candidates,
@@ -45,54 +43,13 @@ from research.agent.levels import (
     of_gdp,
     range_low,
 )
-from research.agent.lexicon import Metric, metrics_asked
-from research.agent.moves import asks_if_kept, other_move, verb_of, verdict
+from research.agent.lexicon import metrics_asked
+from research.agent.moves import asks_if_kept, other_move, verdict
 from research.agent.names import names_missing
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
 from research.agent.tables import VoteTable, join_names
 from research.agent.understand import Understanding, understanding_from_dict
-
-_NUM = r"(\d+(?:\.\d+)?)"
-UNCHANGED_RE = re.compile(rf"\bunchanged at {_NUM}\s*(per cent|%)", re.I)
-_VERB = (
-    r"(?P<verb>reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|moderat\w*|declin\w*|rose|fell|eased|grew|"
-    r"decelerat\w*|accelerat\w*)"
-)
-# "reduce ... by 25 basis points from 6.5 per cent to 6.25 per cent",
-# "moderated by 1.3 percentage points to 5.4 per cent"
-MOVED_RE = re.compile(
-    rf"\b{_VERB}\b[^;•]{{0,80}}?\bby (?P<by>\d+(?:\.\d+)?)\s*(?P<unit>basis points|bps|percentage points?)"
-    rf"(?:[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%))?",
-    re.I,
-)
-# "Increase the policy repo rate ... to 5.40 per cent" (no size of the move given)
-MOVED_TO_RE = re.compile(rf"\b{_VERB}\b[^;•]{{0,80}}?\bto (?P<to>\d+(?:\.\d+)?)\s*(?:per cent|%)", re.I)
-
-
-def _decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, Any]) -> tuple[str, str] | None:
-    """ "…the policy repo rate was cut by 25 basis points to 6.25 per cent." from one sentence: the
-    verb, the size of the move and the new level all parsed from it; with the move ("cut", "raised",
-    "unchanged" or the sentence's own verb)."""
-    s, p = cand.sentence, cand.passage
-    if not metric.figured or FIRST_PERSON.search(s) or CUMULATIVE_MOVE.search(s) or OTHER_MEETING.search(s):
-        # The stance is not cut by basis points; a member's "I vote for a cut", the moves "since May 2022"
-        # or "in the last two meetings" are not this document's decision.
-        return None
-    m = MOVED_RE.search(s) or MOVED_TO_RE.search(s)
-    if m is not None:
-        groups = m.groupdict()
-        level = c.quote_claim(p, groups["to"], "per cent", metric.label, **memo) if groups.get("to") else ""
-        move = c.quote_claim(p, groups["by"], groups["unit"], f"change in {metric.label}") if groups.get("by") else ""
-        verb = verb_of(groups["verb"])
-        action = " ".join(x for x in (verb, f"by {move}" if move else "", f"to {level}" if level else "") if x)
-        if verb in ("cut", "raised"):
-            return f"In {document_name(p)}, the {metric.label} was {action}.", verb
-        return f"In {document_name(p)}, {metric.label} {action}.", verb
-    if m := UNCHANGED_RE.search(s):
-        level = c.quote_claim(p, m.group(1), "per cent", metric.label, **memo)
-        return f"In {document_name(p)}, the {metric.label} was kept unchanged at {level}.", "unchanged"
-    return None
 
 
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
@@ -172,7 +129,7 @@ def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, 
 
 def _figures_line(c: Composer, picked: list[tuple[Candidate, str, str]], u: Understanding) -> str:
     """“The figures asked: 500 employees and 4 per cent, according to …” — each a quote claim on its sentence."""
-    refs = [c.quote_claim(cand.passage, num, unit, "figure asked", **_memo(u, cand)) for cand, num, unit in picked]
+    refs = [c.quote_claim(cand.passage, num, unit, "figure asked", **level_memo(u, cand)) for cand, num, unit in picked]
     docs = list(dict.fromkeys(document_name(cand.passage) for cand, _, _ in picked))
     what = "The figure asked" if len(refs) == 1 else "The figures asked"
     line = f"{what}: {' and '.join(refs)}, according to {' and '.join(docs)}."
@@ -193,26 +150,17 @@ def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
     return f"The vote in {document_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
 
 
-def _memo(u: Understanding, cand: Candidate) -> dict[str, Any]:
-    return {
-        "metric": u.metrics[0].key if u.metrics else "",
-        "target": ", ".join(t.label for t in u.targets),
-        "answers": cand.metric_ok and cand.target_ok,
-        "primary": True,
-    }
-
-
 def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
     lines: list[str] = []
     figure_asked = u.aspects & {"change", "level"}
     for cand in ev.chosen:
         if not figure_asked or c.figures:
             break
-        memo = _memo(u, cand)
+        memo = level_memo(u, cand)
         # "What did the MPC decide?" names no metric: the decision quoted names it ("… the policy repo rate").
         metric = u.metrics[0] if u.metrics else next(iter(metrics_asked(cand.sentence)), None)
         asks_move = "change" in u.aspects or asks_if_kept(c.question)
-        decision = _decision_line(c, cand, metric, memo) if metric and asks_move else None
+        decision = decision_line(c, cand, metric, memo) if metric and asks_move else None
         if decision and other_move(c.question, decision[1]):
             c.outcome = "escalate"  # "When did the MPC last raise the rate?" is not answered by a hold
             return None
@@ -309,6 +257,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "… about cryptocurrency?": no passage names it, said so
     if _each_metric(c, u, passages):
         return  # "What were the SDF and MSF rates …?": each rate from its own sentence
+    if each_meeting(c, u, passages):
+        return  # "What was the repo rate in 2019?": each of the year's meetings' decisions
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")
@@ -341,7 +291,7 @@ def _each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) 
         one = dataclasses.replace(u, metrics=[metric])
         ev = choose(c.question, one, passages)
         cand = ev.chosen[0] if ev is not None and ev.chosen and ev.metric_found else None
-        line = _level_line(c, cand, one, _memo(one, cand)) if cand is not None else None
+        line = _level_line(c, cand, one, level_memo(one, cand)) if cand is not None else None
         if cand is None or line is None:
             c.parts.append(f"[Note: I found no figure for the {metric.label} in the passages searched.]")
             c.outcome = "escalate"

@@ -22,7 +22,14 @@ from research.agent.members import apart_from_statements, asks_reasons, member_a
 from research.agent.state import ChatState, llm_usage
 from research.agent.statement_question import documents_for
 from research.agent.topics import topic_asked
-from research.agent.understand import Understanding, understand, understanding_from_dict
+from research.agent.understand import (
+    Understanding,
+    doc_matches,
+    short_period,
+    understand,
+    understanding_from_dict,
+    year_asked,
+)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -84,6 +91,7 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         asked = state.get("resolved") or state["question"]
         found = result["output"]["passages"]
         found = found + [p for p in _latest_on_topic(state, query, u, asked) if p not in found]
+        found = found + [p for p in _meetings_of_year(state, u, asked) if p not in found]
         passages = _complete(state, query, u, found)
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
         result["confidence"] = _confidence(query, u, passages)
@@ -112,6 +120,33 @@ def _latest_on_topic(state: ChatState, query: str, u: Understanding, asked: str)
         state, "search_financial_documents", {"query": query, "top_k": 4, "filters": {"document_ids": [latest.id]}}
     )
     return list((extra["output"] or {}).get("passages", [])) if extra["ok"] else []
+
+
+# What a meeting's resolution says of the policy rate, as a search for it in one document's passages.
+_DECISION_QUERY = (
+    "the MPC decided to keep, reduce or increase the policy repo rate under the liquidity adjustment facility"
+)
+
+
+def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
+    """ "What was the repo rate in 2019?" names a year in which the library holds several meetings,
+    and the rate moved at each: every one of them is searched for its decision (compose_docs reads
+    each meeting's), not only whichever ranked first. At most six meetings, one search each."""
+    from research.agent import store
+
+    year = year_asked(u, asked)
+    if year is None or year.kind != "year" or not u.metrics or u.metrics[0].key != "repo":
+        return []
+    meetings = [d for d in store.library(state) if d.doc_date and d.doc_date.year == year.start.year]
+    meetings = [d for d in meetings if short_period(d.start, d.end) and doc_matches(d, u)][:6]
+    if len(meetings) < 2:
+        return []
+    found: list[dict[str, Any]] = []
+    for doc in meetings:
+        args = {"query": _DECISION_QUERY, "top_k": 3, "filters": {"document_ids": [doc.id]}}
+        extra = store.run_tool(state, "search_financial_documents", args)
+        found += list((extra["output"] or {}).get("passages", [])) if extra["ok"] else []
+    return found
 
 
 def _no_document_result(query: str, args: dict[str, Any], understood: dict[str, Any]) -> dict[str, Any]:

@@ -234,8 +234,12 @@ def _dated_in(period: Period, library: list[LibDoc]) -> bool:
 
 
 def _short(doc: LibDoc) -> bool:
+    return short_period(doc.start, doc.end)
+
+
+def short_period(start: dt.date | None, end: dt.date | None) -> bool:
     """A document about a few weeks at most: a meeting's minutes, a monthly note."""
-    return bool(doc.start and doc.end and (doc.end - doc.start).days <= 45)
+    return bool(start and end and (end - start).days <= 45)
 
 
 def _has_fy_docs(families: list[str], library: list[LibDoc]) -> bool:

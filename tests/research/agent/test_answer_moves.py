@@ -95,7 +95,7 @@ def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() 
 
 
 def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() -> None:
-    from research.agent.compose_docs import _decision_line
+    from research.agent.compose_decision import decision_line
     from research.agent.composer import Composer
     from research.agent.evidence import Candidate
     from research.agent.lexicon import METRICS
@@ -108,7 +108,7 @@ def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() 
     passage = {"chunk_id": 1, "document_title": "RBI MPC Minutes, February 2024", "citation": "x, p. 9", "url": "/"}
     repo = next(m for m in METRICS if m.key == "repo")
     c = Composer("How much did the MPC raise rates in total between May 2022 and February 2023?")
-    assert _decision_line(c, Candidate(passage=passage, sentence=sentence, rank=0), repo, {}) is None
+    assert decision_line(c, Candidate(passage=passage, sentence=sentence, rank=0), repo, {}) is None
 
 
 def test_a_figure_dated_at_the_period_asked_is_its_level_and_a_total_since_is_many_moves() -> None:
