@@ -61,7 +61,7 @@ def _operand_claim(c: Composer, figure: dict[str, Any]) -> str:
             label=what or "operand",
             value=float(figure["value"]),
             display=f"{figure['value']} {figure.get('unit') or ''}".strip(),
-            quote_figure=figure["value"],
+            quote_figure=figure.get("quote_figure", figure["value"]),  # as the passage writes it
         )
         return f"{ref} ({what}) [Source: {figure.get('source', '')}]"
     return f"{what} from {figure.get('source', 'an earlier answer')}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import formatting
-from research.agent.extract import display_figure, first_figure
+from research.agent.extract import display_figure, first_figure, plain_number
 
 
 def excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:
@@ -115,7 +115,7 @@ class Composer:
     def quote_claim(self, passage: dict[str, Any], number: str, unit: str, label: str, **memory: Any) -> str:
         """A figure read from ``passage`` (it must appear there verbatim): a reference to it.
         ``memory`` (metric, target, answers) goes with the figure follow-ups may use."""
-        value = float(number.replace(",", ""))
+        value = float(plain_number(number))
         ref = self.claim(
             kind="quote",
             chunk_id=passage["chunk_id"],
@@ -129,7 +129,8 @@ class Composer:
         self.figures.append(
             {
                 "label": label,
-                "value": number.replace(",", ""),
+                "value": plain_number(number),
+                "quote_figure": number,
                 "unit": unit,
                 "period": (passage.get("doc_date") or "")[:7],
                 "source": passage["citation"],

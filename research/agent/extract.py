@@ -142,7 +142,12 @@ AMOUNT_RE = re.compile(
     r"(₹|Rs\.?\s?|US\$\s?|USD\s|\$)\s?(\d[\d,]*(?:\.\d+)?)\s*(lakh crore|crore|billion|million|trillion|lakh)?",
     re.IGNORECASE,
 )
-PP_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(percentage points?|per\s*cent|%|basis points|bps)", re.IGNORECASE)
+# A sign written before a figure: "(-)7.5 per cent", "(-) 6.6 per cent", "(+)0.1 per cent", "-9.5 per cent",
+# "−4.5%" (never the dash of a range, "6.8-7.1", which follows a digit).
+_SIGN = r"(?:\([-−+]\)\s?|[-−](?=\d))"
+PP_RE = re.compile(
+    rf"(?<![\w.])({_SIGN}?\d+(?:\.\d+)?)\s*(percentage points?|per\s*cent|%|basis points|bps)", re.IGNORECASE
+)
 
 
 def figures_in(text: str) -> list[tuple[int, str, str]]:
@@ -156,8 +161,18 @@ def figures_in(text: str) -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
+def plain_number(number: str) -> str:
+    """A figure as written ("(-) 6.6", "−4.5", "(+)0.1", "1,234.5") as a plain number ("-6.6", "-4.5",
+    "0.1", "1234.5")."""
+    digits = re.sub(r"[^\d.]", "", number)
+    return f"-{digits}" if re.match(r"\(?[-−]", number) else digits
+
+
 def display_figure(number: str, unit: str) -> str:
-    """How a figure reads: "6.50 per cent", "25 basis points", "₹14.1 lakh crore"."""
+    """How a figure reads: "6.50 per cent", "25 basis points", "₹14.1 lakh crore", "−7.5 per cent"."""
+    if re.match(r"\(?[-−+]", number):  # a sign written "(-)", "(+)" or "-" reads "−7.5", "+0.1"
+        sign = "+" if "+" in number[:3] else "−"
+        number = sign + re.sub(r"^\(?[-−+]\)?\s*", "", number)
     if unit.startswith(("₹", "$", "US$", "USD")):
         currency, _, scale = unit.partition(" ")
         return f"{currency}{number}" + (f" {scale}" if scale else "")

@@ -23,6 +23,12 @@ _SHARE_OF = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:the|all|total|its
 _OF_GDP_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+of\s+(?:nominal\s+)?GDP\b", re.I)
 _INFLATION = {"cpi", "core_inflation", "food_inflation"}
 _RATES_OF_CHANGE = {"gdp", "gva", "cpi", "core_inflation", "food_inflation", "credit_growth"}
+# A fall told in words: "a contraction of 7.5 per cent in real GDP" is growth of −7.5 per cent, so the
+# figure as written is no level of growth (shown bare, it would read as growth of 7.5 per cent).
+_FALL_BEFORE = re.compile(
+    r"\b(?:contraction|decline|fall|drop)\s+of\s*$|\b(?:contracted|declined|fell|shrank)\s+by\s*$", re.I
+)
+_GROWTH = {"gdp", "gva", "credit_growth"}
 # Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
 _BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
 # What a level is compared with: "compared to about 40 per cent a year ago", "as against 5.7 per cent",
@@ -55,6 +61,7 @@ def level_figures(sentence: str, metrics: list[Metric]) -> list[Figure]:
         for f in figures_in(sentence)
         if not WEIGHT_BEFORE.search(sentence[: f[0]])
         and not _BOUND_BEFORE.search(sentence[: f[0]])
+        and not (asked & _GROWTH and _FALL_BEFORE.search(sentence[: f[0]]))
         and not _SHARE_OF.match(_after(sentence, f))
         and (by_gdp or not of_gdp(sentence, f))
         and _of_metric_asked(sentence, f, asked)
@@ -123,7 +130,9 @@ def is_base(sentence: str, figure: Figure) -> bool:
 # its sentence projects ("CPI inflation was projected at 5.2 per cent for 2023-24"), or a survey's
 # expectation ("the median … estimated from the survey is 4.5 per cent"), is what was expected.
 ASKS_FORECAST = re.compile(rf"\bproject(?:s|ion)?\b|\bsurvey|{FORWARD_RE.pattern}", re.I)
-PROJECTED_BEFORE = re.compile(r"\b(?:projects|projected|projections?|forecast(?:s|ed|ers?|er’s|er's)?|survey)\b", re.I)
+PROJECTED_BEFORE = re.compile(
+    r"\b(?:projects|projected|projections?|forecast(?:s|ed|ers?|er’s|er's)?|survey|expected to)\b", re.I
+)
 
 
 def is_projection(sentence: str, figure: Figure) -> bool:
