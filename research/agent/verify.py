@@ -315,28 +315,10 @@ def check_claim(
 
         return check_cell(claim, chunk_texts)
     if kind == "quote":
-        text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
-        figure = str(claim.get("quote_figure", claim["display"]))
-        if figure not in text:
-            return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
-        if _sign_dropped(figure, float(claim.get("value", 0) or 0), text):
-            return (
-                f"{claim['id']}: the cited passage gives {figure} as a negative figure, the claim says {claim['value']}"
-            )
-        return None
+        from research.agent.verify_quotes import check_quote
+
+        return check_quote(claim, chunk_texts)
     return f"{claim.get('id')}: unknown claim kind {kind!r}"
-
-
-_NEGATIVE_BEFORE = re.compile(r"(?:\([-−]\)\s?|(?<![\w.])[-−])$")
-
-
-def _sign_dropped(figure: str, value: float, text: str) -> bool:
-    """Whether a positive claim quotes a figure the passage writes only as negative ("(-)7.5 per cent"
-    read as 7.5): the digits are there, the figure is not."""
-    if value < 0 or figure[:1] in "(-−+":
-        return False
-    places = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(figure)}(?![\d])", text)]
-    return bool(places) and all(_NEGATIVE_BEFORE.search(text[:at]) for at in places)
 
 
 def _stray_figures(text: str, question: str, names: Sequence[str]) -> list[str]:

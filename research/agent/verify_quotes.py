@@ -1,0 +1,31 @@
+"""The verifier's check of a figure quoted from a passage: the figure, as the passage writes it, is
+in the cited passage (whitespace normalised), and its sign was not dropped on the way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# A negative sign written right before a figure: "(-)7.5", "(-) 6.6", "-9.5", "−4.5".
+_NEGATIVE_BEFORE = re.compile(r"(?:\([-−]\)\s?|(?<![\w.])[-−])$")
+
+
+def check_quote(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | None:
+    """Why the quote claim does not hold, or ``None`` when it does."""
+    text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
+    figure = str(claim.get("quote_figure", claim["display"]))
+    if figure not in text:
+        return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
+    if sign_dropped(figure, float(claim.get("value", 0) or 0), text):
+        return f"{claim['id']}: the cited passage gives {figure} as a negative figure, the claim says {claim['value']}"
+    return None
+
+
+def sign_dropped(figure: str, value: float, text: str) -> bool:
+    """Whether a positive claim quotes a figure the passage writes only as negative ("(-)7.5 per cent"
+    read as 7.5): the digits are there, the figure is not."""
+    if value < 0 or figure[:1] in "(-−+":
+        return False
+    places = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(figure)}(?![\d])", text)]
+    return bool(places) and all(_NEGATIVE_BEFORE.search(text[:at]) for at in places)
