@@ -17,11 +17,11 @@ from django.conf import settings
 from core.llm import LLMResponse
 from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
-from research.agent.extract import best_sentence
+from research.agent.extract import best_sentence, sentences
 from research.agent.members import apart_from_statements, asks_reasons, member_asked, statement_of
 from research.agent.state import ChatState, llm_usage
 from research.agent.statement_question import documents_for
-from research.agent.topics import topic_asked
+from research.agent.topics import names_topic, topic_asked
 from research.agent.understand import (
     Understanding,
     doc_matches,
@@ -94,7 +94,7 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         found = found + [p for p in _meetings_of_year(state, u, asked) if p not in found]
         passages = _complete(state, query, u, found)
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
-        result["confidence"] = _confidence(query, u, passages)
+        result["confidence"] = _confidence(query, u, passages, asked)
         # A guidance question is answered from the filing's words: its statement cells are actuals.
         ids = filters.get("document_ids") or documents_for(asked, passages)
         rows = [] if u.guidance else store.statement_rows(state, asked, ids)
@@ -193,13 +193,20 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
     return passages
 
 
-def _confidence(query: str, u: Understanding, passages: list[dict[str, Any]]) -> float:
+def _confidence(query: str, u: Understanding, passages: list[dict[str, Any]], asked: str) -> float:
     """How sure the retrieval is that it found the answer: the evidence names the metric and the
     target period and covers the aspects asked; without a metric, keyword coverage and similarity."""
     if not passages:
         return 0.0
     if any(p.get("statement_by") for p in passages):
         return 0.9  # the named member's own statement, found by its heading ("Statement by …")
+    topic = [] if u.metrics else topic_asked(asked)
+    said = [s for p in passages for s in (str(p.get("document_title", "")), *sentences(str(p.get("text", ""))))]
+    if topic and not any(names_topic(s, topic) for s in said):
+        # "What did the MPC say about cryptocurrency?": the library was searched for it and no passage
+        # names it. That is the answer (compose_topic_absent says so), not a search to widen. (A topic a
+        # document's title names, "the candidate" of a candidate profile, is its subject: not absent.)
+        return 0.9
     ev = choose(query, u, passages)
     if ev is None:
         return 0.0

@@ -280,8 +280,8 @@ def test_finding_the_named_members_statement_is_a_confident_retrieval() -> None:
 
     question = "What did Patra argue in October 2023?"
     patra = statement_of("Dr. Michael Debabrata Patra", _minutes())
-    assert _confidence(question, understand(question, []), patra) == 0.9
-    assert _confidence(question, understand(question, []), [_minutes()[0]]) < 0.9
+    assert _confidence(question, understand(question, []), patra, question) == 0.9
+    assert _confidence(question, understand(question, []), [_minutes()[0]], question) < 0.9
 
 
 @pytest.mark.parametrize(

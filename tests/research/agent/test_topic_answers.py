@@ -199,3 +199,16 @@ def test_a_heading_a_list_item_or_a_sentence_cut_by_the_page_is_quoted_only_afte
     passages = [_passage(i + 1, 98, text) for i, text in enumerate(laid_out)] + [_passage(9, 7, whole)]
     assert compose_topic(c, understand(question, []), passages)
     assert c.parts[1].startswith(f"“{whole}”") and len(c.parts) == 4
+
+
+def test_a_search_whose_passages_never_name_the_topic_is_sure_of_that() -> None:
+    """Low confidence had sent "What did the MPC say about cryptocurrency?" to a web search and then to a
+    reviewer with an empty draft; the library was searched, and no passage naming it is the answer."""
+    from research.agent.tool_nodes import _confidence
+
+    question = "What did the MPC say about cryptocurrency in August 2024?"
+    u = understand(question, [])
+    passages = [{**_passage(1, 2, f"{SDF} {CRUDE}"), "retrievers": {"vector": {"score": 0.1}}}]
+    assert _confidence(question, u, passages, question) == 0.9
+    crude = "What did the MPC say about crude oil prices in August 2024?"
+    assert _confidence(crude, understand(crude, []), passages, crude) < 0.9  # named: judged as before
