@@ -48,5 +48,9 @@ def test_a_comparison_and_a_portfolio_read_as_tables_with_their_checks(
     for width, height in ((1440, 900), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(ARTIFACTS / f"chat-composed-answers-{width}.png"), full_page=True)
+        # The table scrolls sideways on a phone: each heading and ticker keeps its words whole. The
+        # first column had been squeezed to one letter a line ("T i c k e r").
+        column = page.locator("table.answer-table").first.locator("th").first.bounding_box()  # "Ticker"
+        assert column is not None and column["width"] > 60, (width, column)  # "Ticker" alone is ~45 px
     link.click()
     page.wait_for_url(f"**/portfolios/{portfolio.pk}/")
