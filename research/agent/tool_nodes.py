@@ -116,10 +116,7 @@ def _latest_on_topic(state: ChatState, query: str, u: Understanding, asked: str)
     if len(family) < 2:
         return []
     latest = max(family, key=lambda d: d.doc_date or dt.date.min)
-    extra = store.run_tool(
-        state, "search_financial_documents", {"query": query, "top_k": 4, "filters": {"document_ids": [latest.id]}}
-    )
-    return list((extra["output"] or {}).get("passages", [])) if extra["ok"] else []
+    return _search_document(state, query, latest.id, top_k=4)
 
 
 # What a meeting's resolution says of the policy rate, as a search for it in one document's passages.
@@ -141,12 +138,16 @@ def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[di
     meetings = [d for d in meetings if short_period(d.start, d.end) and doc_matches(d, u)][:6]
     if len(meetings) < 2:
         return []
-    found: list[dict[str, Any]] = []
-    for doc in meetings:
-        args = {"query": _DECISION_QUERY, "top_k": 3, "filters": {"document_ids": [doc.id]}}
-        extra = store.run_tool(state, "search_financial_documents", args)
-        found += list((extra["output"] or {}).get("passages", [])) if extra["ok"] else []
-    return found
+    return [p for doc in meetings for p in _search_document(state, _DECISION_QUERY, doc.id, top_k=3)]
+
+
+def _search_document(state: ChatState, query: str, document_id: int, *, top_k: int) -> list[dict[str, Any]]:
+    """The passages of one document that the search returns for ``query`` (none when it fails)."""
+    from research.agent import store
+
+    args = {"query": query, "top_k": top_k, "filters": {"document_ids": [document_id]}}
+    extra = store.run_tool(state, "search_financial_documents", args)
+    return list((extra["output"] or {}).get("passages", [])) if extra["ok"] else []
 
 
 def _no_document_result(query: str, args: dict[str, Any], understood: dict[str, Any]) -> dict[str, Any]:
@@ -181,12 +182,7 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
         wanted -= {"who", "count"} if tables else set()
     queries = [aspect_query(a, u, query) for a in sorted(wanted)] + ([stance] if stance else [])
     for query_text in dict.fromkeys(queries):
-        extra = store.run_tool(
-            state,
-            "search_financial_documents",
-            {"query": query_text, "top_k": 4, "filters": {"document_ids": [ev.document_id]}},
-        )
-        for passage in (extra["output"] or {}).get("passages", []) if extra["ok"] else []:
+        for passage in _search_document(state, query_text, ev.document_id, top_k=4):
             if passage["chunk_id"] not in seen:
                 seen.add(passage["chunk_id"])
                 passages.append(passage)
