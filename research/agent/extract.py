@@ -143,10 +143,12 @@ AMOUNT_RE = re.compile(
     re.IGNORECASE,
 )
 # A sign written before a figure: "(-)7.5 per cent", "(-) 6.6 per cent", "(+)0.1 per cent", "-9.5 per cent",
-# "−4.5%" (never the dash of a range, "6.8-7.1", which follows a digit).
+# "−4.5%" (never the dash of a range, "6.8-7.1", which follows a digit). Thousands are grouped with
+# commas: "1,234.5 per cent" is one figure, not "234.5".
 _SIGN = r"(?:\([-−+]\)\s?|[-−](?=\d))"
+_NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 PP_RE = re.compile(
-    rf"(?<![\w.])({_SIGN}?\d+(?:\.\d+)?)\s*(percentage points?|per\s*cent|%|basis points|bps)", re.IGNORECASE
+    rf"(?<![\w.])({_SIGN}?{_NUMBER})\s*(percentage points?|per\s*cent|%|basis points|bps)", re.IGNORECASE
 )
 
 

@@ -1,5 +1,6 @@
 """The verifier's check of a figure quoted from a passage: the figure, as the passage writes it, is
-in the cited passage (whitespace normalised), and its sign was not dropped on the way.
+in the cited passage (whitespace normalised) as a whole number — "4.5" is not found in "14.5", "4.55"
+or "2,024.5" — and its sign was not dropped on the way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ def check_quote(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | Non
     """Why the quote claim does not hold, or ``None`` when it does."""
     text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
     figure = str(claim.get("quote_figure", claim["display"]))
-    if figure not in text:
+    if not places_of(figure, text):
         return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
     if sign_dropped(figure, float(claim.get("value", 0) or 0), text):
         return f"{claim['id']}: the cited passage gives {figure} as a negative figure, the claim says {claim['value']}"
@@ -27,5 +28,12 @@ def sign_dropped(figure: str, value: float, text: str) -> bool:
     read as 7.5): the digits are there, the figure is not."""
     if value < 0 or figure[:1] in "(-−+":
         return False
-    places = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(figure)}(?![\d])", text)]
+    places = places_of(figure, text)
     return bool(places) and all(_NEGATIVE_BEFORE.search(text[:at]) for at in places)
+
+
+def places_of(figure: str, text: str) -> list[int]:
+    """Where ``figure`` stands in ``text`` as a whole number: no digit, decimal point or thousands
+    group runs on before or after it."""
+    pattern = rf"(?<![\d.])(?<!\d,){re.escape(figure)}(?!\d|[.,]\d)"
+    return [m.start() for m in re.finditer(pattern, text)]

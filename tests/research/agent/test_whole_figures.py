@@ -1,0 +1,47 @@
+"""A figure is a whole number. The verifier's quote check had looked for the quoted digits anywhere in
+the cited passage, so a claim of 4.5 per cent passed on a passage that says 14.5 per cent, and one of
+234.5 on "1,234.5". The reader of figures took "1,234.5 per cent" for 234.5 the same way. Sentences
+written by hand for the case; the first is the October 2020 minutes' (p. 3), as pypdfium2 reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from research.agent.composer import Composer
+from research.agent.extract import figures_in
+from research.agent.verify import check_claim
+
+OCTOBER_2020 = (
+    "Taking into consideration the above factors and the uncertain COVID-19 trajectory, real GDP growth in 2020-21 "
+    "is expected to be negative at (-)9.5 per cent, with risks tilted to the downside: (-)9.8 per cent in "
+    "Q2:2020-21; (-)5.6 per cent in Q3; and 0.5 per cent in Q4."
+)
+GROUPED = "Credit to the sector grew 1,234.5 per cent from a small base, against 14.5 per cent a year earlier."
+
+
+def _quote(number: str) -> dict:
+    passage = {"chunk_id": 3, "citation": "A passage, p. 1", "url": "/d/3", "document_id": 3}
+    composer = Composer("How fast did credit grow?")
+    composer.quote_claim(passage, number, "per cent", "credit growth")
+    return composer.claims[0]
+
+
+def test_a_thousands_group_belongs_to_the_figure() -> None:
+    assert [(f[1], f[2]) for f in figures_in(GROUPED)] == [("1,234.5", "per cent"), ("14.5", "per cent")]
+    assert _quote("1,234.5")["value"] == 1234.5
+
+
+@pytest.mark.parametrize("number", ["1,234.5", "14.5"])
+def test_a_figure_the_passage_gives_is_verified(number: str) -> None:
+    assert check_claim(_quote(number), {}, {3: GROUPED}) is None
+
+
+@pytest.mark.parametrize("number", ["234.5", "34.5", "4.5", "1,234", "1", "14"])
+def test_digits_inside_another_figure_are_not_that_figure(number: str) -> None:
+    assert "does not contain" in str(check_claim(_quote(number), {}, {3: GROUPED}))
+
+
+def test_a_figure_at_a_sentence_end_is_whole() -> None:
+    # "0.5 per cent in Q4." — the full stop after the sentence is no decimal point; 9.5 is (-)9.5.
+    assert check_claim(_quote("0.5"), {}, {3: OCTOBER_2020}) is None
+    assert "negative" in str(check_claim(_quote("9.5"), {}, {3: OCTOBER_2020}))
