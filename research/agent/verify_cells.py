@@ -10,6 +10,8 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from research.agent.verify_quotes import places_of
+
 
 def _text(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str:
     """The cited passage's text; a row cut between two passages is read across both (the second's
@@ -34,7 +36,7 @@ def check_cell(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | None
     figure = str(claim.get("quote_figure", ""))
     if not line or line not in text:
         return f"{claim['id']}: the cited passage does not hold the table row {line[:60]!r}"
-    if figure not in line:
+    if not places_of(figure, line):  # as a whole number: "234" is not printed by "1,234"
         return f"{claim['id']}: the row does not print {figure!r}"
     if figure in ("—", "–", "-"):
         printed = Decimal(0)

@@ -101,6 +101,11 @@ def test_the_verifier_re_reads_a_cell_from_its_passage() -> None:
     assert "prints -8796" in str(check_cell(_claim(value=8796.0), passage))  # the sign of (8,796)
     assert "does not hold the table row" in str(check_cell(_claim(), {7: "Other (753) (1,352)"}))
     assert "does not print" in str(check_cell(_claim(quote_figure="8,797"), passage))
+    # Digits inside a printed figure are not a figure the row prints: "796" of "(8,796)", "7,41" of "(7,419)".
+    for inside in ("796", "8", "7,41", "419"):
+        assert "does not print" in str(
+            check_cell(_claim(quote_figure=inside, value=-float(inside.replace(",", ""))), passage)
+        )
 
 
 def test_a_row_cut_between_two_passages_is_read_across_both() -> None:
