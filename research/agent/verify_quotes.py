@@ -1,15 +1,19 @@
 """The verifier's check of a figure quoted from a passage: the figure, as the passage writes it, is
 in the cited passage (whitespace normalised) as a whole number — "4.5" is not found in "14.5", "4.55"
-or "2,024.5" — and its sign was not dropped on the way.
+or "2,024.5" — its sign was not dropped on the way, and the claim's value and the figure the answer
+shows are that figure, read again here.
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 # A negative sign written right before a figure: "(-)7.5", "(-) 6.6", "-9.5", "−4.5".
 _NEGATIVE_BEFORE = re.compile(r"(?:\([-−]\)\s?|(?<![\w.])[-−])$")
+# The figure an answer shows: "−7.5 per cent", "₹14.1 lakh crore", "$1,234.5 million".
+_DISPLAYED = re.compile(r"(?:\([-−+]\)\s?|[-−+])?\d[\d,]*(?:\.\d+)?")
 
 
 def check_quote(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | None:
@@ -20,7 +24,32 @@ def check_quote(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | Non
         return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
     if sign_dropped(figure, float(claim.get("value", 0) or 0), text):
         return f"{claim['id']}: the cited passage gives {figure} as a negative figure, the claim says {claim['value']}"
+    # The value and the figure shown are read again from the figure as written (a claim the LLM
+    # comparator makes carries the figure with its unit, "4.5 per cent", and no value).
+    printed = _value_as_written(_shown(figure))
+    if claim.get("value") is not None and printed != _value_as_written(str(claim["value"])):
+        return f"{claim['id']}: the passage writes {figure}, the claim says {claim['value']}"
+    if _value_as_written(_shown(str(claim["display"]))) != printed:
+        return f"{claim['id']}: the answer shows {claim['display']!r} for the passage's {figure}"
     return None
+
+
+def _shown(written: str) -> str:
+    """The figure, sign included, in a figure as written or shown ("(-)7.5" → "(-)7.5", "−7.5 per cent" →
+    "−7.5", "₹14.1 lakh crore" → "14.1")."""
+    found = _DISPLAYED.search(written)
+    return found.group(0) if found else ""
+
+
+def _value_as_written(figure: str) -> Decimal | None:
+    """The value of a figure as a passage writes it — "(-)7.5", "−4.5", "(+)0.1", "1,234.5" — read
+    here on its own, not by the extraction that made the claim."""
+    negative = bool(re.match(r"\(?[-−]", figure))
+    digits = re.sub(r"^\(?[-−+]\)?\s*", "", figure).replace(",", "")
+    try:
+        return -Decimal(digits) if negative else Decimal(digits)
+    except (InvalidOperation, ValueError):
+        return None
 
 
 def sign_dropped(figure: str, value: float, text: str) -> bool:

@@ -66,7 +66,10 @@ def test_the_claim_carries_the_sign_and_the_verifier_refuses_it_dropped() -> Non
     dropped = {**claim, "value": 7.5, "display": "7.5 per cent", "quote_figure": "7.5"}
     assert "negative" in str(check_claim(dropped, {}, texts))
     # A figure the passage also writes unsigned is that figure: Q4's "0.5 per cent" in October's sentence.
-    assert check_claim({**dropped, "value": 0.5, "quote_figure": "0.5"}, {}, {7: OCTOBER_2020}) is None
+    assert (
+        check_claim({**dropped, "value": 0.5, "display": "0.5 per cent", "quote_figure": "0.5"}, {}, {7: OCTOBER_2020})
+        is None
+    )
 
 
 @pytest.mark.parametrize(

@@ -45,3 +45,23 @@ def test_a_figure_at_a_sentence_end_is_whole() -> None:
     # "0.5 per cent in Q4." — the full stop after the sentence is no decimal point; 9.5 is (-)9.5.
     assert check_claim(_quote("0.5"), {}, {3: OCTOBER_2020}) is None
     assert "negative" in str(check_claim(_quote("9.5"), {}, {3: OCTOBER_2020}))
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"value": 8.0}, "the claim says 8.0"),  # a value that is not the figure quoted
+        ({"display": "8.5 per cent"}, "the answer shows '8.5 per cent'"),  # a shown figure that is not it
+    ],
+)
+def test_the_value_and_the_shown_figure_are_the_quoted_figure(change: dict, reason: str) -> None:
+    claim = _quote("14.5")
+    assert (claim["value"], claim["display"]) == (14.5, "14.5 per cent")
+    assert reason in str(check_claim(claim | change, {}, {3: GROUPED}))
+
+
+def test_a_signed_figure_reads_the_same_in_the_passage_the_claim_and_the_answer() -> None:
+    claim = _quote("(-)9.5")
+    assert (claim["value"], claim["display"]) == (-9.5, "−9.5 per cent")
+    assert check_claim(claim, {}, {3: OCTOBER_2020}) is None
+    assert "shows" in str(check_claim(claim | {"display": "9.5 per cent"}, {}, {3: OCTOBER_2020}))
