@@ -27,6 +27,7 @@ from research.agent.compose_statements import compose_statements
 from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import (
+    FIRST_PERSON,
     Candidate,
     Evidence,
     candidates,
@@ -41,6 +42,7 @@ from research.agent.levels import (
     locate,
     of_fiscal_year_asked,
     of_gdp,
+    projects_now,
     range_low,
 )
 from research.agent.lexicon import metrics_asked
@@ -255,6 +257,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "What did the MPC say about crude oil prices?": the sentences that name them
     if compose_topic_absent(c, u, passages):
         return  # "… about cryptocurrency?": no passage names it, said so
+    if _latest_projection(c, u, passages):
+        return  # "What is the CPI inflation projection for 2024-25?": the latest resolution's
     if _each_metric(c, u, passages):
         return  # "What were the SDF and MSF rates …?": each rate from its own sentence
     if each_meeting(c, u, passages):
@@ -277,6 +281,31 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         c.assessment["passage_figures"] = True  # each figure asked, of its unit, from the best-matching sentence
     if (u.metrics and not ev.metric_found) or (u.aspects & {"change", "level"} and not c.figures and not ev.table):
         c.outcome = "escalate"
+
+
+def _latest_projection(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
+    """A fiscal year's projection asked with no meeting named: the latest meeting searched for it
+    (tool_nodes._projections_of_year) whose own words, not a member's, project the metric for that
+    year. Whichever meeting ranked first had answered: February 2024's member gave 2024-25's CPI
+    inflation at 4.6 per cent, where August 2024's resolution projects 4.5."""
+    searched = [p for p in passages if p.get("projection_search") and not p.get("in_statement")]
+    by_date: dict[str, list[dict[str, Any]]] = {}
+    for passage in searched:
+        by_date.setdefault(str(passage.get("doc_date") or ""), []).append(passage)
+    for date in sorted(by_date, reverse=True):
+        projected = [
+            cand
+            for cand in candidates(c.question, u, by_date[date])
+            if cand.metric_ok and cand.target_ok and not FIRST_PERSON.search(cand.sentence)
+            and (found := _anchor(cand.sentence, u)) is not None and projects_now(cand.sentence, found)
+        ]  # fmt: skip
+        best = max(projected, key=lambda cand: cand.score, default=None)
+        line = _level_line(c, best, u, level_memo(u, best)) if best is not None else None
+        if best is not None and line:
+            c.parts.append(line)
+            c.quote(best.passage, best.sentence, "figure", figure_claim=False)
+            return True
+    return False
 
 
 def _each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:

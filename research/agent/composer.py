@@ -8,10 +8,14 @@ value is written ``n/a``, never minted. Pure: no database.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core import formatting
 from research.agent.extract import display_figure, first_figure, plain_number
+
+# A window that ends in a figure, or a figure and the first word of its unit ("projected at 7.4 per").
+_CUT_FIGURE = re.compile(r"(?:^|\s)[-−(]?\d[\d.,]*(?:\s+(?:per|basis|percentage|lakh))?$")
 
 
 def excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:
@@ -27,7 +31,12 @@ def excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:
     cut = sentence.rfind(" ", start, end)
     if end < len(sentence) and not sentence[end].isspace() and cut > start:
         end = cut  # and the word cut at the end
-    return sentence[start:end].strip()
+    if end < len(sentence) and _CUT_FIGURE.search(sentence[start:end]):
+        # A figure cut from its unit ("… is projected at 7.4 per"): end at the clause before it.
+        after_figure = at + len(figure or "")
+        clause = max(sentence.rfind(mark, after_figure, end) for mark in ("; ", " – ", " - ", ", "))
+        end = clause if clause > start else end
+    return sentence[start:end].strip().rstrip(";,")
 
 
 def document_name(passage: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ it is labelled) and the relevance checks (whose figure was quoted, and for which
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from research.agent.companies import FORWARD_RE
@@ -133,6 +134,38 @@ ASKS_FORECAST = re.compile(rf"\bproject(?:s|ion)?\b|\bsurvey|{FORWARD_RE.pattern
 PROJECTED_BEFORE = re.compile(
     r"\b(?:projects|projected|projections?|forecast(?:s|ed|ers?|er’s|er's)?|survey|expected to)\b", re.I
 )
+
+
+def projection_year(question: str, metrics: list[Metric], targets: list[Period], named: bool) -> Period | None:
+    """The fiscal year whose projection of one metric the question asks, when it names no meeting
+    (``named``: a document period, an issuer): "What is the CPI inflation projection for 2024-25?"
+    Every meeting from about a year before that year to its end revises it; the answer is the latest."""
+    if named or len(metrics) != 1 or not metrics[0].figured or len(targets) != 1 or targets[0].kind != "fy":
+        return None
+    return targets[0] if ASKS_FORECAST.search(question) else None
+
+
+def projecting_meetings(year: Period, dates: list[dt.date]) -> list[dt.date]:
+    """Of the meeting ``dates``, those that may project fiscal ``year`` (from fourteen months before
+    it begins to a month after it ends), latest first."""
+    first = year.start.replace(year=year.start.year - 1) - dt.timedelta(days=61)
+    last = year.end + dt.timedelta(days=31)
+    return sorted((d for d in dates if first <= d <= last), reverse=True)
+
+
+# "is revised downwards from 7.0 per cent in the June policy to 6.9 per cent": the meeting's own
+# projection; "In the MPC's June resolution, real GDP growth … was projected at 7.0 per cent": another's.
+_REVISED_NOW = re.compile(r"\b(?:is|are|has been|have been) (?:\w+ )?revised\b", re.I)
+_PROJECTED_BEFORE_NOW = re.compile(r"\b(?:was|were|had been) (?:\w+ )?(?:projected|estimated|forecast)\b", re.I)
+
+
+def projects_now(sentence: str, figure: Figure) -> bool:
+    """Whether the sentence gives ``figure`` as its meeting's own projection (projected or revised
+    to it), not as one an earlier meeting made."""
+    before = sentence[: figure[0]]
+    return (is_projection(sentence, figure) or bool(_REVISED_NOW.search(before))) and not (
+        _PROJECTED_BEFORE_NOW.search(before)
+    )
 
 
 def is_projection(sentence: str, figure: Figure) -> bool:

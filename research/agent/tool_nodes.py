@@ -18,6 +18,7 @@ from core.llm import LLMResponse
 from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence, sentences
+from research.agent.levels import projecting_meetings, projection_year
 from research.agent.members import apart_from_statements, asks_reasons, member_asked, statement_of
 from research.agent.state import ChatState, llm_usage
 from research.agent.statement_question import documents_for
@@ -92,6 +93,7 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         found = result["output"]["passages"]
         found = found + [p for p in _latest_on_topic(state, query, u, asked) if p not in found]
         found = found + [p for p in _meetings_of_year(state, u, asked) if p not in found]
+        found = found + _projections_of_year(state, u, asked)
         passages = _complete(state, query, u, found)
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
         result["confidence"] = _confidence(query, u, passages, asked)
@@ -139,6 +141,26 @@ def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[di
     if len(meetings) < 2:
         return []
     return [p for doc in meetings for p in _search_document(state, _DECISION_QUERY, doc.id, top_k=3)]
+
+
+def _projections_of_year(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
+    """ "What is the CPI inflation projection for 2024-25?" names no meeting, and each meeting from
+    about a year before 2024-25 revises it: the three latest meetings that may project it are
+    searched, their passages marked ``projection_search`` and, inside a member's statement,
+    ``in_statement`` (compose_docs answers from the latest resolution that projects the year)."""
+    from research.agent import store
+
+    named = bool(u.doc_periods or u.issuers or u.fiscal)
+    year = projection_year(asked, u.metrics, u.targets, named)
+    if year is None:
+        return []
+    meetings = {d.doc_date: d for d in store.library(state) if short_period(d.start, d.end) and doc_matches(d, u)}
+    found = []
+    for date in projecting_meetings(year, [d for d in meetings if d])[:3]:
+        doc = meetings[date]
+        passages = [{**p, "projection_search": True} for p in _search_document(state, asked, doc.id, top_k=4)]
+        found += apart_from_statements(passages, store.statement_passages(state, doc.id))
+    return found
 
 
 def _search_document(state: ChatState, query: str, document_id: int, *, top_k: int) -> list[dict[str, Any]]:
