@@ -19,6 +19,7 @@ from research.agent.composer import Composer, document_name
 from research.agent.evidence import CUMULATIVE_MOVE, FIRST_PERSON, OTHER_MEETING, Candidate, candidates
 from research.agent.lexicon import Metric
 from research.agent.moves import verb_of
+from research.agent.periods import Period
 from research.agent.understand import Understanding, short_period, year_asked
 
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -81,8 +82,7 @@ def each_meeting(c: Composer, u: Understanding, passages: list[dict[str, Any]]) 
     year = year_asked(u, c.question)
     if year is None or year.kind != "year" or not u.metrics or u.metrics[0].key != "repo":
         return False
-    dated = {p["document_id"]: str(p.get("doc_date") or "") for p in passages if _of_a_meeting(p)}
-    meetings = sorted((d for d in dated if dated[d][:4] == str(year.start.year)), key=lambda d: dated[d])
+    meetings = meetings_of_year(passages, year)
     if len(meetings) < 2:
         return False
     decided = dataclasses.replace(u, aspects={"change"})
@@ -101,6 +101,12 @@ def each_meeting(c: Composer, u: Understanding, passages: list[dict[str, Any]]) 
     for cand in chosen:
         c.quote(cand.passage, cand.sentence, u.metrics[0].label, figure_claim=False)
     return True
+
+
+def meetings_of_year(passages: list[dict[str, Any]], year: Period) -> list[Any]:
+    """The document ids of the meetings of calendar ``year`` among ``passages``, in date order."""
+    dated = {p["document_id"]: str(p.get("doc_date") or "") for p in passages if _of_a_meeting(p)}
+    return sorted((d for d in dated if dated[d][:4] == str(year.start.year)), key=lambda d: dated[d])
 
 
 def _of_a_meeting(passage: dict[str, Any]) -> bool:

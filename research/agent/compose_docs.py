@@ -19,7 +19,7 @@ import dataclasses
 import re
 from typing import Any
 
-from research.agent.compose_decision import decision_line, each_meeting, level_memo
+from research.agent.compose_decision import decision_line, each_meeting, level_memo, meetings_of_year
 from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
 from research.agent.compose_stance import compose_stance
@@ -28,6 +28,7 @@ from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import (
     FIRST_PERSON,
+    OTHER_MEETING,
     Candidate,
     Evidence,
     candidates,
@@ -45,13 +46,13 @@ from research.agent.levels import (
     projects_now,
     range_low,
 )
-from research.agent.lexicon import metrics_asked
+from research.agent.lexicon import POLICY_RATES, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verdict
 from research.agent.names import names_missing
 from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
 from research.agent.tables import VoteTable, join_names
-from research.agent.understand import Understanding, understanding_from_dict
+from research.agent.understand import Understanding, understanding_from_dict, year_asked
 
 
 def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
@@ -261,8 +262,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "What is the CPI inflation projection for 2024-25?": the latest resolution's
     if _each_metric(c, u, passages):
         return  # "What were the SDF and MSF rates …?": each rate from its own sentence
-    if each_meeting(c, u, passages):
-        return  # "What was the repo rate in 2019?": each of the year's meetings' decisions
+    if each_meeting(c, u, passages) or _each_meeting_level(c, u, passages):
+        return  # "What was the repo rate in 2019?": each of the year's meetings' decisions (or levels)
     ev = choose(c.question, u, passages)
     if ev is None:
         c.parts.append("[Note: the library has no passage about this.]")
@@ -306,6 +307,41 @@ def _latest_projection(c: Composer, u: Understanding, passages: list[dict[str, A
             c.quote(best.passage, best.sentence, "figure", figure_claim=False)
             return True
     return False
+
+
+def _each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
+    """A corridor rate asked over a calendar year ("What was the reverse repo rate in 2019?" had read
+    February's alone): each meeting's level, in date order, from its own sentence. A meeting without
+    one sends the answer to a reviewer."""
+    year = year_asked(u, c.question)
+    if year is None or year.kind != "year" or len(u.metrics) != 1 or u.metrics[0].key not in POLICY_RATES[1:]:
+        return False
+    meetings = meetings_of_year(passages, year)
+    if len(meetings) < 2:
+        return False
+    undated = dataclasses.replace(u, targets=[], doc_periods=[])  # each meeting's own level, not the year's
+    chosen = []
+    for document_id in meetings:
+        own = [
+            cand
+            for cand in candidates(c.question, undated, [p for p in passages if p.get("document_id") == document_id])
+            if cand.metric_ok and not (FIRST_PERSON.search(cand.sentence) or OTHER_MEETING.search(cand.sentence))
+            and _anchor(cand.sentence, undated) is not None
+        ]  # fmt: skip
+        if not own:
+            c.outcome = "escalate"  # a meeting of the year without the rate: not the year's answer
+            return False
+        chosen.append(max(own, key=lambda cand: cand.score))
+    label = u.metrics[0].label
+    said = []
+    for cand in chosen:
+        found = _anchor(cand.sentence, undated)
+        ref = c.quote_claim(cand.passage, found[1], found[2], label, **level_memo(undated, cand)) if found else ""
+        said.append(f"In {document_name(cand.passage)}, the {label} stood at {ref}.")
+    c.parts.append(f"At each meeting of {year.label} whose minutes the library holds: {' '.join(said)}")
+    for cand in chosen:
+        c.quote(cand.passage, cand.sentence, label, figure_claim=False)
+    return True
 
 
 def _each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:

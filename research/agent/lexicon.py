@@ -183,6 +183,11 @@ ASPECTS: dict[str, re.Pattern[str]] = {
 }
 
 
+# The policy repo rate and the corridor's rates around it: each meeting sets them all ("the reverse
+# repo rate under the LAF stands adjusted to 6.0 per cent").
+POLICY_RATES = ("repo", "reverse_repo", "sdf", "msf", "bank_rate")
+
+
 def metrics_asked(question: str) -> list[Metric]:
     """The metrics ``question`` asks about, most specific first ("reverse repo" wins over "repo")."""
     q = question.lower()

@@ -19,6 +19,7 @@ from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence, sentences
 from research.agent.levels import projecting_meetings, projection_year
+from research.agent.lexicon import POLICY_RATES
 from research.agent.members import apart_from_statements, asks_reasons, member_asked, statement_of
 from research.agent.state import ChatState, llm_usage
 from research.agent.statement_question import documents_for
@@ -130,17 +131,19 @@ _DECISION_QUERY = (
 def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
     """ "What was the repo rate in 2019?" names a year in which the library holds several meetings,
     and the rate moved at each: every one of them is searched for its decision (compose_docs reads
-    each meeting's), not only whichever ranked first. At most six meetings, one search each."""
+    each meeting's), not only whichever ranked first; a corridor rate ("the reverse repo rate in
+    2019"), for the question itself. At most six meetings, one search each."""
     from research.agent import store
 
     year = year_asked(u, asked)
-    if year is None or year.kind != "year" or not u.metrics or u.metrics[0].key != "repo":
+    if year is None or year.kind != "year" or len(u.metrics) != 1 or u.metrics[0].key not in POLICY_RATES:
         return []
+    query = _DECISION_QUERY if u.metrics[0].key == "repo" else asked  # a corridor rate: its own sentence
     meetings = [d for d in store.library(state) if d.doc_date and d.doc_date.year == year.start.year]
     meetings = [d for d in meetings if short_period(d.start, d.end) and doc_matches(d, u)][:6]
     if len(meetings) < 2:
         return []
-    return [p for doc in meetings for p in _search_document(state, _DECISION_QUERY, doc.id, top_k=3)]
+    return [p for doc in meetings for p in _search_document(state, query, doc.id, top_k=3)]
 
 
 def _projections_of_year(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
