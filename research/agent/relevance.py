@@ -32,7 +32,6 @@ Market answers: every ticker named has a figure. Pure: the caller passes the pas
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from typing import Any
@@ -41,11 +40,12 @@ from core.formatting import field_label
 from research.agent.composer import Composer
 from research.agent.evidence import _aspects_of, _is_level
 from research.agent.extract import WEIGHT_BEFORE
+from research.agent.figure_context import around_figure, figure_day, figure_month
 from research.agent.levels import ASKS_FORECAST, PROJECTED_BEFORE, figure_year, owned_by_other
-from research.agent.lexicon import names_metric
+from research.agent.lexicon import POLICY_RATES, names_metric
 from research.agent.members import asks_reasons, named, people
 from research.agent.names import names_asked, names_missing
-from research.agent.periods import MONTH_AFTER_FIGURE, Period, mentions, month_number
+from research.agent.periods import Period, mentions
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.topics import names_topic, topic_asked, topic_phrase
 from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
@@ -112,28 +112,6 @@ def _own_dates(question: str, u: Understanding, cited: list[dict[str, Any]]) -> 
     return [t for t in u.targets if t.kind == "month" and any(t.start <= day <= t.end for day in days)]
 
 
-def _around_figure(claim: dict[str, Any], quote: str) -> tuple[str, str]:
-    """The quote's text before and after the claim's figure (both empty if it is not there): the
-    words around a figure say what it is — its month, its day, a projection, a range, a weight."""
-    figure = str(claim.get("quote_figure"))
-    at = quote.find(figure)
-    return (quote[:at], quote[at + len(figure) :]) if at >= 0 else ("", "")
-
-
-def _figure_month(claim: dict[str, Any], quote: str) -> str | None:
-    found = MONTH_AFTER_FIGURE.match(_around_figure(claim, quote)[1])
-    return calendar.month_name[month_number(found.group(1))] if found else None
-
-
-# A figure the sentence dates to one day: "… US$ 648.7 billion as on May 17, 2024".
-_DAY_AFTER_FIGURE = re.compile(rf"^[^.;]{{0,40}}?\b(?:as on|as of|as at|on)\s+({DATE_RE.pattern})", re.I)
-
-
-def _figure_day(claim: dict[str, Any], quote: str) -> dt.date | None:
-    found = _DAY_AFTER_FIGURE.match(_around_figure(claim, quote)[1])
-    return first_date(found.group(1)) if found else None
-
-
 def _end_of(period: Period, question: str) -> bool:
     """Whether the question names ``period`` as a month's end ("at end-March 2024"): the day a
     stock is read, not a document. (Matched by the month's name: the understanding may have been
@@ -147,7 +125,7 @@ def _dated_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     is for another day. The periods: the targets, a year, and a month written "end-March"; a month
     that names a meeting dates the document, not its figures."""
     asked = [*u.targets] + [p for p in u.doc_periods if p.kind in ("fy", "year") or _end_of(p, c.question)]
-    days = [day for claim, quote in pairs if (day := _figure_day(claim, quote))]
+    days = [day for claim, quote in pairs if (day := figure_day(claim, quote))]
     outside = [day for day in days if not any(p.contains(day) for p in asked)]
     if not asked or not outside:
         return None
@@ -160,7 +138,7 @@ def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     ("headline inflation in 2023-24" is not "6.8 per cent in August", though the figure traces and
     the document is the year's report), nor for another month ("in April 2024" is not "5.1 per
     cent in February", from "… from 5.1 per cent in February to 4.8 per cent in April 2024")."""
-    months = [month for claim, quote in pairs if (month := _figure_month(claim, quote))]
+    months = [month for claim, quote in pairs if (month := figure_month(claim, quote))]
     if not months:
         return None
     if year := year_asked(u, c.question):
@@ -172,23 +150,42 @@ def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {asked[0].label}"}
 
 
-def _year_figure_check(u: Understanding, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
+# Words that make a month in the question a document's ("in the June 2024 minutes"), not a reading's.
+_DOCUMENT_WORDS = re.compile(r"\b(?:minutes|meetings?|policy|resolution|review|statement|report|MPC)\b", re.I)
+
+
+def _year_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     """A figure its sentence gives another fiscal year than the one asked is that year's: "the fiscal
     deficit target for 2024-25" is not "the gross fiscal deficit for 2023-24 (RE) stands at 5.90 per cent
-    of GDP", though the sentence names the Union Budget 2024-25 after it."""
-    asked = {p.label for p in [*u.targets, *u.doc_periods] if p.kind == "fy"}
+    of GDP", though the sentence names the Union Budget 2024-25 after it. Nor is it a month's reading,
+    asked with no meeting named: "headline CPI inflation in June 2024" is not "inflation rate was a
+    high 6.4 per cent in 2023-24" (a member, in the June 2024 minutes)."""
+    asked = sorted({p.label for p in [*u.targets, *u.doc_periods] if p.kind == "fy"})
+    month = reading_month(u, c.question)
     years = [year for claim, quote in pairs if (year := figure_year(quote, str(claim.get("quote_figure"))))]
-    other = [year for year in years if asked and year not in asked]
+    wanted = asked or ([month.label] if month else [])
+    other = [year for year in years if wanted and year not in asked]
     if not other:
         return None
-    return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {sorted(asked)[0]}"}
+    return {"check": "period", "ok": False, "detail": f"the figure is for {other[0]}, not for {wanted[0]}"}
+
+
+def reading_month(u: Understanding, question: str) -> Period | None:
+    """The month the question asks a reading in, naming no meeting or report and no forecast ("What
+    was headline CPI inflation in June 2024?"): the month's meeting, whose latest reading may be of an
+    earlier month, but no fiscal year's figure. A policy rate's month is its meeting's."""
+    if not u.metrics or any(m.key in POLICY_RATES or not m.figured for m in u.metrics) or u.targets:
+        return None
+    if ASKS_FORECAST.search(question) or _DOCUMENT_WORDS.search(question):
+        return None
+    return next((p for p in u.doc_periods if p.kind == "month"), None)
 
 
 def _projection_check(c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:
     """A projected figure does not answer what happened (research/agent/levels.py)."""
     if ASKS_FORECAST.search(c.question):
         return None
-    projected = [claim for claim, quote in pairs if PROJECTED_BEFORE.search(_around_figure(claim, quote)[0])]
+    projected = [claim for claim, quote in pairs if PROJECTED_BEFORE.search(around_figure(claim, quote)[0])]
     if not projected:
         return None
     return {"check": "outcome", "ok": False, "detail": "the figure is a projection, not the outcome asked"}
@@ -206,7 +203,7 @@ def _range_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any]
     asked. A question about a forecast or guidance may be answered by a range."""
     range_answers = u.guidance or bool(ASKS_FORECAST.search(c.question))
     for claim, quote in pairs:
-        before, after = _around_figure(claim, quote)
+        before, after = around_figure(claim, quote)
         if WEIGHT_BEFORE.search(before):
             return {"check": "level", "ok": False, "detail": "the figure is a weight in an index, not the value asked"}
         if range_answers or not _RANGE_WORDS.search(quote):
@@ -222,7 +219,7 @@ def _evidence_checks(u: Understanding, c: Composer, cited: list[dict[str, Any]])
     found = (
         _month_figure_check(u, c, pairs),
         _dated_figure_check(u, c, pairs),
-        _year_figure_check(u, pairs),
+        _year_figure_check(u, c, pairs),
         _projection_check(c, pairs),
         _range_check(u, c, pairs),
     )

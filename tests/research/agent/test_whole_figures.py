@@ -65,3 +65,24 @@ def test_a_signed_figure_reads_the_same_in_the_passage_the_claim_and_the_answer(
     assert (claim["value"], claim["display"]) == (-9.5, "−9.5 per cent")
     assert check_claim(claim, {}, {3: OCTOBER_2020}) is None
     assert "shows" in str(check_claim(claim | {"display": "9.5 per cent"}, {}, {3: OCTOBER_2020}))
+
+
+def test_a_month_asked_is_no_fiscal_years_figure() -> None:
+    from research.agent.lexicon import METRICS
+    from research.agent.periods import find_periods
+    from research.agent.relevance import reading_month
+    from research.agent.understand import Understanding
+
+    cpi = [m for m in METRICS if m.key == "cpi"]
+    repo = [m for m in METRICS if m.key == "repo"]
+    (june,) = [p for p in find_periods("June 2024") if p.kind == "month"]
+    asked = "What was headline CPI inflation in June 2024?"
+    assert reading_month(Understanding(doc_periods=[june], metrics=cpi), asked) == june
+    # The June 2024 minutes named, a projection asked, a policy rate: the month is the meeting's.
+    assert (
+        reading_month(Understanding(doc_periods=[june], metrics=cpi), "CPI inflation in the June 2024 minutes?") is None
+    )
+    assert reading_month(Understanding(doc_periods=[june], metrics=cpi), "The CPI projection in June 2024?") is None
+    assert (
+        reading_month(Understanding(doc_periods=[june], metrics=repo), "What was the repo rate in June 2024?") is None
+    )
