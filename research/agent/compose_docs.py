@@ -19,6 +19,7 @@ import dataclasses
 import re
 from typing import Any
 
+from research.agent.compose_chair import compose_governor
 from research.agent.compose_decision import decision_line, each_meeting, level_memo, meetings_of_year
 from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
@@ -248,6 +249,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return
     if compose_stance(c, passages):
         return  # "Did the MPC change its stance …?": the committee's decision, yes or no
+    if compose_governor(c, u, passages):
+        return  # "Who was the RBI Governor in 2017?": each meeting's chair, from its own minutes
     if compose_member(c, passages):
         return  # "Why did Prof. Varma vote for a cut?": the member's own statement
     if compose_member_vote(c, passages):

@@ -274,6 +274,8 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         covered |= {"level", "change", "count"}
     if c.assessment.get("member_statement") or c.assessment.get("member_vote"):
         covered |= asked  # what the member named argued or how the member voted, in the minutes' words
+    if c.assessment.get("chair"):
+        covered.add("who")  # the minutes' own words name who chaired each meeting (compose_chair)
     if c.assessment.get("stance_decision"):
         covered.add("change")  # the committee's decision on its stance, quoted, says whether it changed
     if c.assessment.get("passage_figures"):

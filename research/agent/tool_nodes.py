@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from core.llm import LLMResponse
+from research.agent.compose_chair import CHAIR_QUERY, asks_governor, governor_period
 from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence, sentences
@@ -95,6 +96,7 @@ def rag_search(state: ChatState) -> dict[str, Any]:
         found = found + [p for p in _latest_on_topic(state, query, u, asked) if p not in found]
         found = found + [p for p in _meetings_of_year(state, u, asked) if p not in found]
         found = found + _projections_of_year(state, u, asked)
+        found = found + [p for p in _chairs_of_period(state, u, asked) if p not in found]
         passages = _complete(state, query, u, found)
         result["output"] = {**result["output"], "passages": passages, "understanding": understood}
         result["confidence"] = _confidence(query, u, passages, asked)
@@ -164,6 +166,22 @@ def _projections_of_year(state: ChatState, u: Understanding, asked: str) -> list
         passages = [{**p, "projection_search": True} for p in _search_document(state, asked, doc.id, top_k=4)]
         found += apart_from_statements(passages, store.statement_passages(state, doc.id))
     return found
+
+
+def _chairs_of_period(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
+    """ "Who was the RBI Governor in 2017?": each meeting of the period (at most six; the latest
+    meeting when none is named) is searched for the sentence naming its chair (compose_chair)."""
+    from research.agent import store
+
+    if not asks_governor(asked):
+        return []
+    period = governor_period(u, asked)
+    meetings = sorted(
+        (d for d in store.library(state) if d.doc_date and short_period(d.start, d.end) and doc_matches(d, u)),
+        key=lambda d: d.doc_date or dt.date.min,
+    )
+    meetings = [d for d in meetings if period.contains(d.doc_date)][:6] if period else meetings[-1:]
+    return [p for doc in meetings for p in _search_document(state, CHAIR_QUERY, doc.id, top_k=2)]
 
 
 def _search_document(state: ChatState, query: str, document_id: int, *, top_k: int) -> list[dict[str, Any]]:
