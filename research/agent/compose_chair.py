@@ -18,16 +18,25 @@ from research.agent.understand import Understanding, year_asked
 
 _ASKS_GOVERNOR = re.compile(r"\bwho\b[^?]*\bgovernor\b|\bwho chaired\b", re.I)
 _DEPUTY = re.compile(r"\bdeputy governors?\b", re.I)
-# "was chaired by Dr. Urjit R. Patel, Governor" / "chaired by Shri Shaktikanta Das, Governor"
-_CHAIRED = re.compile(r"\bchaired by ((?:Dr\.|Shri|Smt\.|Mr\.|Prof\.) [^,;]{3,60}?), Governor\b")
+_TITLE = r"(?:Dr\.|Shri|Smt\.|Mr\.|Prof\.) [^,;]{3,60}?"
+# How each meeting's opening sentence names the holder of each role the question may ask:
+# "Dr. Viral V. Acharya, Deputy Governor in charge of monetary policy – and was chaired by Shri
+# Shaktikanta Das, Governor."
+_HOLDER = {
+    "Governor": re.compile(rf"\bchaired by ({_TITLE}), Governor\b"),
+    "Deputy Governor": re.compile(rf"({_TITLE}), Deputy Governor in charge of monetary policy\b"),
+}
+_AS_DEPUTY = "Deputy Governor in charge of monetary policy"
 # What the tool searches each meeting's minutes for.
 CHAIR_QUERY = "the meeting was attended by all the members and was chaired by the Governor"
 
 
-def asks_governor(question: str) -> bool:
-    """ "Who was the RBI Governor in 2017?", "Who is the Governor?", "Who chaired the MPC in 2019?" (not
-    a Deputy Governor)."""
-    return bool(_ASKS_GOVERNOR.search(question)) and not _DEPUTY.search(question)
+def role_asked(question: str) -> str | None:
+    """ "Who was the RBI Governor in 2017?", "Who chaired the MPC in 2019?" → "Governor"; "Who was
+    the Deputy Governor in charge of monetary policy?" → "Deputy Governor"; otherwise ``None``."""
+    if not _ASKS_GOVERNOR.search(question):
+        return None
+    return "Deputy Governor" if _DEPUTY.search(question) else "Governor"
 
 
 def governor_period(u: Understanding, question: str) -> Period | None:
@@ -35,12 +44,14 @@ def governor_period(u: Understanding, question: str) -> Period | None:
 
 
 def compose_governor(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
-    """Each meeting's chair in the period asked, consecutive meetings of one chair together."""
-    if not asks_governor(c.question):
+    """Each meeting's holder of the role asked in the period asked, consecutive meetings of one holder
+    together."""
+    role = role_asked(c.question)
+    if role is None:
         return False
     chaired: dict[str, tuple[dict[str, Any], str, str]] = {}
     for passage in passages:
-        found = _CHAIRED.search(" ".join(str(passage.get("text", "")).split()))
+        found = _HOLDER[role].search(" ".join(str(passage.get("text", "")).split()))
         if found and passage.get("doc_date"):
             chaired.setdefault(str(passage["doc_date"]), (passage, found.group(1), found.group(0)))
     period = governor_period(u, c.question)
@@ -56,7 +67,9 @@ def compose_governor(c: Composer, u: Understanding, passages: list[dict[str, Any
         months = [f"{dt.date.fromisoformat(d[:10]):%B %Y}" for d in run]
         which = f"the {months[0]} meeting" if len(months) == 1 else f"the meetings of {months[0]} to {months[-1]}"
         passage, _, words = chaired[min(d for d in dates if chaired[d][1] == name)]
-        c.parts.append(f"{name}, Governor, chaired {which}: “…{words}.” {c.cite(passage, words)}")
+        held = f"{name}, Governor, chaired {which}" if role == "Governor" else f"{name} sat as {_AS_DEPUTY} at {which}"
+        ends = "." if f"{words}." in " ".join(str(passage.get("text", "")).split()) else "…"  # as the minutes run on
+        c.parts.append(f"{held}: “…{words}{ends}” {c.cite(passage, words)}")
     if period is None:
         c.parts.append(f"[Note: as of the latest minutes in the library, {document_name(chaired[dates[0]][0])}.]")
     else:

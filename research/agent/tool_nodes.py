@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from core.llm import LLMResponse
-from research.agent.compose_chair import CHAIR_QUERY, asks_governor, governor_period
+from research.agent.compose_chair import CHAIR_QUERY, governor_period, role_asked
 from research.agent.compose_stance import stance_query
 from research.agent.evidence import aspect_query, choose
 from research.agent.extract import best_sentence, sentences
@@ -173,7 +173,7 @@ def _chairs_of_period(state: ChatState, u: Understanding, asked: str) -> list[di
     meeting when none is named) is searched for the sentence naming its chair (compose_chair)."""
     from research.agent import store
 
-    if not asks_governor(asked):
+    if role_asked(asked) is None:
         return []
     period = governor_period(u, asked)
     meetings = sorted(

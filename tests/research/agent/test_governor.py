@@ -7,16 +7,16 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    ("question", "asked"),
+    ("question", "role"),
     [
-        ("Who was the RBI Governor in 2017?", True),
-        ("Who is the Governor of the RBI?", True),
-        ("Who chaired the MPC in 2019?", True),
-        ("Who was the Deputy Governor in charge of monetary policy in 2017?", False),
-        ("Why did the Governor vote to hold the rate?", False),
+        ("Who was the RBI Governor in 2017?", "Governor"),
+        ("Who is the Governor of the RBI?", "Governor"),
+        ("Who chaired the MPC in 2019?", "Governor"),
+        ("Who was the Deputy Governor in charge of monetary policy in 2017?", "Deputy Governor"),
+        ("Why did the Governor vote to hold the rate?", None),
     ],
 )
-def test_a_question_on_who_chaired_is_told_from_a_deputys(question: str, asked: bool) -> None:
-    from research.agent.compose_chair import asks_governor
+def test_the_role_asked_is_the_governors_or_the_deputys(question: str, role: str | None) -> None:
+    from research.agent.compose_chair import role_asked
 
-    assert asks_governor(question) is asked
+    assert role_asked(question) == role
