@@ -39,6 +39,7 @@ from research.agent.levels import (
     DATED_BY,
     Figure,
     dated_after,
+    dated_before,
     is_base,
     level_figures,
     locate,
@@ -104,12 +105,13 @@ def _anchor(sentence: str, u: Understanding) -> Figure | None:
 
 def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
     """What the sentence says of ``figure`` beyond its number, for its label: the period it dates it by
-    ("4.9 per cent in October 2023"; not one a bracket narrows, "during 2023-24 (April-December)") and
+    ("4.9 per cent in October 2023", "January-February 2024 (5.1 per cent …"; not one a bracket narrows,
+    "during 2023-24 (April-December)") and
     a measure by GDP ("24.1 per cent of GDP")."""
     found = locate(sentence, *figure)
     if found is None:
         return "", ""
-    dated = dated_after(sentence, found)
+    dated = dated_after(sentence, found) or dated_before(sentence, found)
     return (dated.label if dated else ""), (" of GDP" if of_gdp(sentence, found) else "")
 
 

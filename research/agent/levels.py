@@ -10,6 +10,7 @@ it is labelled) and the relevance checks (whose figure was quoted, and for which
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 
@@ -197,6 +198,22 @@ def dated_after(sentence: str, figure: Figure) -> Period | None:
         ),
         None,
     )
+
+
+# A figure in the bracket a period opens: "during January-February 2024 (5.1 per cent in each of the
+# months)", "seen in December 2023 (5.7 per cent)"; the month a span starts from, before it.
+_BRACKET_OPENS = re.compile(r"\s*\(\s*")
+_SPAN_FROM = re.compile(rf"\b({MONTH_ALT})-$", re.I)
+
+
+def dated_before(sentence: str, figure: Figure) -> Period | None:
+    """The period whose bracket ``figure`` opens ("December 2023 (5.7 per cent)"), labelled with the
+    month its span starts from ("January-February 2024")."""
+    for p in find_periods(sentence):
+        if p.at + p.length <= figure[0] and _BRACKET_OPENS.fullmatch(sentence[p.at + p.length : figure[0]]):
+            start = _SPAN_FROM.search(sentence[: p.at])
+            return dataclasses.replace(p, label=f"{start.group(1)}-{p.label}") if start else p
+    return None
 
 
 _FISCAL = ("fy", "quarter", "half")

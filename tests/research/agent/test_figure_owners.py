@@ -116,8 +116,10 @@ def test_the_chat_reads_the_metric_asked_and_labels_the_figure(
     april = runner.ask(user, "What was CPI inflation in April 2024?", None)
     text = render_text(april.answer, april.claims)
     # April 2024 minutes, p. 11: "CPI headline inflation during January-February 2024 (5.1 per cent in
-    # each of the months) …"; never core inflation's 3.4 or the target's 4.
-    assert text.startswith("CPI inflation: 5.1 per cent, according to RBI MPC Minutes, April 2024.")
+    # each of the months) …"; never core inflation's 3.4 or the target's 4. The months it is for are named.
+    assert text.startswith(
+        "CPI inflation (January-February 2024): 5.1 per cent, according to RBI MPC Minutes, April 2024."
+    )
     assert april.verification["status"] == "verified"
     december = runner.ask(user, "What was CPI inflation in December 2023?", None)
     assert render_text(december.answer, december.claims).startswith(
