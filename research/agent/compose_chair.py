@@ -63,10 +63,11 @@ def compose_governor(c: Composer, u: Understanding, passages: list[dict[str, Any
     if not dates:
         return False
     dates = dates if period is not None else dates[-1:]
-    for name, run in groupby(dates, key=lambda d: chaired[d][1]):
+    for name, group in groupby(dates, key=lambda d: chaired[d][1]):
+        run = list(group)
         months = [f"{dt.date.fromisoformat(d[:10]):%B %Y}" for d in run]
         which = f"the {months[0]} meeting" if len(months) == 1 else f"the meetings of {months[0]} to {months[-1]}"
-        passage, _, words = chaired[min(d for d in dates if chaired[d][1] == name)]
+        passage, _, words = chaired[run[0]]
         held = f"{name}, Governor, chaired {which}" if role == "Governor" else f"{name} sat as {_AS_DEPUTY} at {which}"
         ends = "." if f"{words}." in " ".join(str(passage.get("text", "")).split()) else "…"  # as the minutes run on
         c.parts.append(f"{held}: “…{words}{ends}” {c.cite(passage, words)}")

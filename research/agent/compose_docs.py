@@ -301,10 +301,9 @@ def _latest_projection(c: Composer, u: Understanding, passages: list[dict[str, A
     for date in sorted(by_date, reverse=True):
         projected = [
             cand
-            for cand in candidates(c.question, u, by_date[date])
-            if cand.metric_ok and cand.target_ok and not FIRST_PERSON.search(cand.sentence)
-            and (found := _anchor(cand.sentence, u)) is not None and projects_now(cand.sentence, found)
-        ]  # fmt: skip
+            for cand, found in _own_levels(c, u, by_date[date])
+            if cand.target_ok and projects_now(cand.sentence, found)
+        ]
         best = max(projected, key=lambda cand: cand.score, default=None)
         line = _level_line(c, best, u, level_memo(u, best)) if best is not None else None
         if best is not None and line:
@@ -325,28 +324,38 @@ def _each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, 
     if len(meetings) < 2:
         return False
     undated = dataclasses.replace(u, targets=[], doc_periods=[])  # each meeting's own level, not the year's
-    chosen = []
+    chosen: list[tuple[Candidate, Figure]] = []
     for document_id in meetings:
         own = [
-            cand
-            for cand in candidates(c.question, undated, [p for p in passages if p.get("document_id") == document_id])
-            if cand.metric_ok and not (FIRST_PERSON.search(cand.sentence) or OTHER_MEETING.search(cand.sentence))
-            and _anchor(cand.sentence, undated) is not None
-        ]  # fmt: skip
+            (cand, found)
+            for cand, found in _own_levels(c, undated, [p for p in passages if p.get("document_id") == document_id])
+            if not OTHER_MEETING.search(cand.sentence)
+        ]
         if not own:
             c.outcome = "escalate"  # a meeting of the year without the rate: not the year's answer
             return False
-        chosen.append(max(own, key=lambda cand: cand.score))
+        chosen.append(max(own, key=lambda pair: pair[0].score))
     label = u.metrics[0].label
     said = []
-    for cand in chosen:
-        found = _anchor(cand.sentence, undated)
-        ref = c.quote_claim(cand.passage, found[1], found[2], label, **level_memo(undated, cand)) if found else ""
+    for cand, found in chosen:
+        ref = c.quote_claim(cand.passage, found[1], found[2], label, **level_memo(undated, cand))
         said.append(f"In {document_name(cand.passage)}, the {label} stood at {ref}.")
     c.parts.append(f"At each meeting of {year.label} whose minutes the library holds: {' '.join(said)}")
-    for cand in chosen:
+    for cand, _found in chosen:
         c.quote(cand.passage, cand.sentence, label, figure_claim=False)
     return True
+
+
+def _own_levels(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> list[tuple[Candidate, Figure]]:
+    """The sentences of ``passages`` that give the metric asked a level in the document's own words
+    (not a member's "I"), each with that figure."""
+    return [
+        (cand, found)
+        for cand in candidates(c.question, u, passages)
+        if cand.metric_ok
+        and not FIRST_PERSON.search(cand.sentence)
+        and (found := _anchor(cand.sentence, u)) is not None
+    ]
 
 
 def _each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:

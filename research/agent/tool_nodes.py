@@ -135,14 +135,11 @@ def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[di
     and the rate moved at each: every one of them is searched for its decision (compose_docs reads
     each meeting's), not only whichever ranked first; a corridor rate ("the reverse repo rate in
     2019"), for the question itself. At most six meetings, one search each."""
-    from research.agent import store
-
     year = year_asked(u, asked)
     if year is None or year.kind != "year" or len(u.metrics) != 1 or u.metrics[0].key not in POLICY_RATES:
         return []
     query = _DECISION_QUERY if u.metrics[0].key == "repo" else asked  # a corridor rate: its own sentence
-    meetings = [d for d in store.library(state) if d.doc_date and d.doc_date.year == year.start.year]
-    meetings = [d for d in meetings if short_period(d.start, d.end) and doc_matches(d, u)][:6]
+    meetings = [d for d in _meetings(state, u) if d.doc_date.year == year.start.year][:6]
     if len(meetings) < 2:
         return []
     return [p for doc in meetings for p in _search_document(state, query, doc.id, top_k=3)]
@@ -159,7 +156,7 @@ def _projections_of_year(state: ChatState, u: Understanding, asked: str) -> list
     year = projection_year(asked, u.metrics, u.targets, named)
     if year is None:
         return []
-    meetings = {d.doc_date: d for d in store.library(state) if short_period(d.start, d.end) and doc_matches(d, u)}
+    meetings = {d.doc_date: d for d in _meetings(state, u)}
     found = []
     for date in projecting_meetings(year, [d for d in meetings if d])[:3]:
         doc = meetings[date]
@@ -171,17 +168,20 @@ def _projections_of_year(state: ChatState, u: Understanding, asked: str) -> list
 def _chairs_of_period(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
     """ "Who was the RBI Governor in 2017?": each meeting of the period (at most six; the latest
     meeting when none is named) is searched for the sentence naming its chair (compose_chair)."""
-    from research.agent import store
-
     if role_asked(asked) is None:
         return []
     period = governor_period(u, asked)
-    meetings = sorted(
-        (d for d in store.library(state) if d.doc_date and short_period(d.start, d.end) and doc_matches(d, u)),
-        key=lambda d: d.doc_date or dt.date.min,
-    )
+    meetings = sorted(_meetings(state, u), key=lambda d: d.doc_date or dt.date.min)
     meetings = [d for d in meetings if period.contains(d.doc_date)][:6] if period else meetings[-1:]
     return [p for doc in meetings for p in _search_document(state, CHAIR_QUERY, doc.id, top_k=2)]
+
+
+def _meetings(state: ChatState, u: Understanding) -> list[Any]:
+    """The library's dated meetings (documents of a few weeks) of the family and owner the question
+    points at, in the library's order."""
+    from research.agent import store
+
+    return [d for d in store.library(state) if d.doc_date and short_period(d.start, d.end) and doc_matches(d, u)]
 
 
 def _search_document(state: ChatState, query: str, document_id: int, *, top_k: int) -> list[dict[str, Any]]:
