@@ -8,8 +8,17 @@ from core.models import WorkerProbe
 
 
 @shared_task
-def worker_probe_complete(probe_id: int) -> None:
-    """Mark a probe done; idempotent (a redelivered task leaves the first completion)."""
+def worker_probe_complete(probe_id: int, hold_seconds: float = 0.0) -> None:
+    """Mark a probe done; idempotent (a redelivered task leaves the first completion).
+
+    ``hold_seconds`` keeps the task's database session busy that long first, so a test can watch
+    a worker's sessions while its tasks run: Celery closes a prefork child's pool after every task.
+    """
+    if hold_seconds > 0:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_sleep(%s)", [min(hold_seconds, 5.0)])
     WorkerProbe.objects.filter(pk=probe_id, completed_at__isnull=True).update(
         completed_at=timezone.now(), worker=socket.gethostname()
     )
