@@ -20,7 +20,7 @@ import random
 import time
 from typing import Any
 
-from bench._research_corpus import HOLD_OUT_EVERY, _paragraphs
+from bench._research_corpus import HOLD_OUT_EVERY, _paragraphs, hnsw_index
 
 PER_DOC = 1_000
 BENCH_EMAIL = "bench-scale@alphadesk.local"
@@ -77,7 +77,7 @@ def _copy_passages(owner: Any, texts: list[str], tag: str) -> None:
     from research.models import Document
 
     with connection.cursor() as cursor:
-        cursor.execute("DROP INDEX IF EXISTS research_chunk_embedding_hnsw")
+        cursor.execute(f"DROP INDEX IF EXISTS {hnsw_index().name}")
         cursor.execute("ALTER TABLE research_chunk ALTER COLUMN embedding DROP NOT NULL")
         cursor.execute(
             "DELETE FROM research_chunk WHERE document_id IN (SELECT id FROM research_document WHERE owner_id = %s)",

@@ -83,7 +83,7 @@ def _embed_corpus_rows() -> list[dict[str, Any]]:
 def _corpus_tag(vectors: np.ndarray) -> str:
     """Names a stored corpus by its vectors and HNSW parameters, so a matching one is reused."""
     return (
-        "bench3-"
+        "bench4-"
         + hashlib.sha256(vectors.tobytes()).hexdigest()[:12]
         + "-"
         + "-".join(map(str, hnsw_params().values()))

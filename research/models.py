@@ -7,9 +7,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import OpClass
 from django.db import models
 from django.db.models import Q
-from pgvector.django import HnswIndex, VectorField
+from django.db.models.functions import Cast
+from pgvector.django import HalfVectorField, HnswIndex, VectorField
 
 EMBEDDING_DIM = 384
 
@@ -139,12 +141,16 @@ class Chunk(models.Model):
         ordering = ["document_id", "ordinal"]
         constraints = [models.UniqueConstraint(fields=["document", "ordinal"], name="research_chunk_doc_ordinal_uniq")]
         indexes = [
+            # The graph holds the vectors cast to halfvec: half the index (112 against 195 MB at
+            # 100k passages), and an insert costs 0.47 ms against 1.14 (bench hnsw_params). At
+            # ef_construction 64 and ef_search 300 recall@10 is 0.987 (FiQA) / 0.997 (RBI), above
+            # the full-precision graph's 0.977 / 0.996 at 128 and 200. The table keeps full
+            # precision, and a search's scores are computed from it (retrieval/search.py).
             HnswIndex(
-                name="research_chunk_embedding_hnsw",
-                fields=["embedding"],
+                OpClass(Cast("embedding", HalfVectorField(dimensions=EMBEDDING_DIM)), name="halfvec_cosine_ops"),
+                name="research_chunk_halfvec_hnsw",
                 m=16,
-                ef_construction=128,
-                opclasses=["vector_cosine_ops"],
+                ef_construction=64,
             ),
             models.Index(fields=["document", "page_number"]),
         ]

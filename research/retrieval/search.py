@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from pydantic import BaseModel, ConfigDict, Field
 
+from research.models import EMBEDDING_DIM
 from research.retrieval.bm25 import process_index
 from research.retrieval.embeddings import get_embedder
 from research.retrieval.exact import exact_ranking
@@ -83,11 +84,18 @@ def query_vector(query: str) -> np.ndarray:
     return vector
 
 
+# The expression research.Chunk's HNSW index is built on: a query ordered by anything else scans
+# the whole table.
+HALFVEC_DISTANCE = f"embedding::halfvec({EMBEDDING_DIM}) <=> %s::halfvec({EMBEDDING_DIM})"
+
+
 def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | None) -> list[tuple[int, float]]:
     """``(chunk id, cosine similarity)`` of the nearest ``k`` chunks via the HNSW index.
 
     pgvector 0.8's iterative scan keeps walking the graph when the document filter removes
     candidates, so a filtered query still returns ``k`` rows; relaxed order is re-sorted here.
+    The graph is walked at half precision (the index is on ``embedding::halfvec``, research.Chunk);
+    the similarity returned, and the order, are the full-precision vectors'.
     """
     literal = _vector_literal(query_vector)
     ef_search = max(settings.RESEARCH_HNSW_EF_SEARCH, k)
@@ -102,7 +110,7 @@ def vector_top(query_vector: np.ndarray, k: int, allowed_doc_ids: list[int] | No
         # ``where`` is one of two constant strings; every value is a query parameter.
         cursor.execute(
             f"SELECT id, embedding <=> %s::vector AS distance FROM research_chunk {where} "  # noqa: S608  # nosec B608
-            "ORDER BY embedding <=> %s::vector LIMIT %s",
+            f"ORDER BY {HALFVEC_DISTANCE} LIMIT %s",
             params,
         )
         rows = cursor.fetchall()

@@ -199,7 +199,7 @@ def test_vector_search_walks_the_index_with_the_configured_depth_and_iterative_s
     seen: list[tuple[str, str]] = []
 
     def settings_at_search(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        if "ORDER BY embedding <=>" in sql:
+        if "ORDER BY embedding::halfvec" in sql:
             raw = context["cursor"].cursor  # the driver's cursor: asking does not re-enter this wrapper
             raw.execute("SELECT current_setting('hnsw.ef_search'), current_setting('hnsw.iterative_scan')")
             seen.append(raw.fetchone())
@@ -209,6 +209,36 @@ def test_vector_search_walks_the_index_with_the_configured_depth_and_iterative_s
     with connection.execute_wrapper(settings_at_search):
         hits = vector_top(query_vector("policy repo rate"), k, allowed)
     assert hits and seen == [(expected_ef, "relaxed_order")]
+
+
+def test_the_nearest_neighbour_query_walks_the_halfvec_graph_and_scores_at_full_precision(
+    corpus: Corpus, analyst: Any
+) -> None:
+    """The query orders by the very expression the index is built on (a query ordered by any other
+    expression would read the whole table), and the similarity it returns is the stored vectors'
+    own, not the half-precision one."""
+    from django.db import connection, transaction
+
+    from research.models import Chunk
+    from research.retrieval.search import HALFVEC_DISTANCE, query_vector, vector_top
+
+    vector = query_vector("policy repo rate")
+    literal = "[" + ",".join(f"{x:.9g}" for x in vector) + "]"
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a small table would otherwise be scanned
+        cursor.execute(f"EXPLAIN SELECT id FROM research_chunk ORDER BY {HALFVEC_DISTANCE} LIMIT 10", [literal])  # noqa: S608  (a constant of the module)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index Scan using research_chunk_halfvec_hnsw" in plan, plan
+
+    hits = vector_top(vector, 10, allowed_document_ids(user=analyst, filters=None))
+    stored = {
+        c.pk: np.asarray(c.embedding, dtype=np.float64) for c in Chunk.objects.filter(pk__in=[h[0] for h in hits])
+    }
+    q = np.asarray(vector, dtype=np.float64)
+    for chunk_id, similarity in hits:
+        exact = stored[chunk_id] @ q / (np.linalg.norm(stored[chunk_id]) * np.linalg.norm(q))
+        assert similarity == pytest.approx(exact, abs=1e-6)
+    assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
 
 
 def test_a_hybrid_search_reads_each_candidate_text_once(
