@@ -175,9 +175,9 @@ def is_projection(sentence: str, figure: Figure) -> bool:
 
 
 # The words between a figure and the period that dates it: "4.8 per cent in April 2024", "24.1 per cent
-# of GDP at end-March 2024".
+# of GDP at end-March 2024", "7.2 per cent (in April 2019)".
 DATED_BY = re.compile(
-    r"\s*(?:per\s?cent|percent|%)?(?:\s+of\s+(?:nominal\s+)?GDP)?\s*(?:in|during|for|at|as at|as on)\s+(?:end-)?",
+    r"\s*(?:per\s?cent|percent|%)?(?:\s+of\s+(?:nominal\s+)?GDP)?\s*\(?\s*(?:in|during|for|at|as at|as on)\s+(?:end-)?",
     re.I,
 )
 # A bracket after the period that narrows it: "during 2023-24 (April-December)", "2023-24 (RE)".
@@ -243,6 +243,13 @@ def figure_year(sentence: str, number: str) -> str | None:
 def of_fiscal_year_asked(sentence: str, figure: Figure, years: set[str]) -> bool:
     """Whether ``figure`` may be the level of one of the fiscal ``years`` asked: the sentence gives it
     no other fiscal year, nor a quarter or half of one ("3.1 per cent for Q2:2019-20" is not
-    2019-20's)."""
+    2019-20's), nor a month ("revised down from 7.4 per cent (in February 2019) to 7.2 per cent (in
+    April 2019) … and to 6.9 per cent in the 3rd bi-monthly policy of August 2019": 7.2 is April's
+    projection of the year, and a month's reading is not the year's either)."""
+    if not years:
+        return True
+    dated = dated_after(sentence, figure)
+    if dated is not None and dated.kind == "month":
+        return False
     period = figure_period(sentence, figure)
-    return not years or period is None or period.label in years
+    return period is None or period.label in years

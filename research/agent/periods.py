@@ -24,7 +24,7 @@ MONTH_WORD = re.compile(rf"\b(?:{MONTH_ALT})\b", re.I)
 # 30, 2023") is a balance date, not a reading.
 # Matched on the text right after a figure.
 MONTH_AFTER_FIGURE = re.compile(
-    rf"^\s*(?:per\s?cent|percent|%)?\s*(?:in|during|from|since)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)",
+    rf"^\s*(?:per\s?cent|percent|%)?\s*\(?\s*(?:in|during|from|since)\s+(?:end-|mid-)?({MONTH_ALT})\b\.?(?!\s+\d{{1,2}}\b)",
     re.I,
 )
 # "August 2024", "Aug. 2024", "August 6 to 8, 2024"

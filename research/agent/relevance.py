@@ -48,7 +48,7 @@ from research.agent.names import names_asked, names_missing
 from research.agent.periods import Period, mentions
 from research.agent.statement_question import YES_NO, asked_lines, own_label
 from research.agent.topics import names_topic, topic_asked, topic_phrase
-from research.agent.understand import LibDoc, Understanding, doc_matches, year_asked
+from research.agent.understand import LibDoc, Understanding, doc_matches, fiscal_year_of_meeting, year_asked
 from research.ingest.metadata import DATE_RE, first_date
 
 Check = dict[str, Any]
@@ -141,7 +141,7 @@ def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
     months = [month for claim, quote in pairs if (month := figure_month(claim, quote))]
     if not months:
         return None
-    if year := year_asked(u, c.question):
+    if year := year_asked(u, c.question) or fiscal_year_of_meeting(u):
         return {"check": "period", "ok": False, "detail": f"the figure is for {months[0]}, not for {year.label}"}
     asked = [t for t in u.targets if t.kind == "month"]
     other = [m for m in months if asked and all(f"{t.start:%B}" != m for t in asked)]

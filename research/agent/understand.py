@@ -330,6 +330,14 @@ def year_asked(u: Understanding, question: str) -> Period | None:
     return years[0]
 
 
+def fiscal_year_of_meeting(u: Understanding) -> Period | None:
+    """The fiscal year asked of one meeting's minutes, no month being asked ("the GDP growth
+    projection for 2019-20 in the August 2019 minutes"): a figure dated to a month is not its."""
+    if any(t.kind == "month" for t in u.targets) or not any(p.kind == "month" for p in u.doc_periods):
+        return None
+    return next((t for t in u.targets if t.kind == "fy"), None)
+
+
 def doc_matches(doc: LibDoc, u: Understanding) -> bool:
     """Whether ``doc`` is one the question points at (family, owner, every document period)."""
     if u.doc_types and doc.doc_type not in u.doc_types:

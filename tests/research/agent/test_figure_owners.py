@@ -47,6 +47,11 @@ OCTOBER = (
     "The moderation in CPI to 4.9 per cent in October 2023 was driven by the fall in food and core (CPI "
     "excluding food and fuel) inflation along with deflation in the fuel group."
 )
+REVISIONS = (  # reserve_bank_of_india_05-08-2019.pdf p.12
+    "GDP growth projection for 2019-20 has been successively revised down from 7.4 per cent (in February "
+    "2019) to 7.2 per cent (in April 2019), 7.0 per cent (in June 2019) and to 6.9 per cent in the 3rd "
+    "bi-monthly policy of August 2019."
+)
 
 
 def _owners(sentence: str, figure: str) -> list[str]:
@@ -86,6 +91,8 @@ def test_a_measure_by_gdp_or_a_target_in_the_question_is_not_the_metric_asked() 
         (TARGET, "What was CPI inflation in April 2024?", None),  # a target and its band
         (TARGET, "What is the RBI's inflation target?", ("4", "per cent")),
         (OCTOBER, "What was CPI inflation in December 2023?", ("4.9", "per cent")),
+        # Each earlier meeting's projection of the year is dated by its month; August's own is 6.9.
+        (REVISIONS, "What was the GDP growth projection for 2019-20 in the August 2019 minutes?", ("6.9", "per cent")),
     ],
 )
 def test_the_level_read_is_the_metric_asked(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
@@ -210,6 +217,26 @@ def test_a_figure_the_sentence_gives_another_fiscal_year_is_not_the_year_asked()
         assert (not failed) is ok, failed
         if not ok:
             assert failed == [{"check": "period", "ok": False, "detail": "the figure is for 2023-24, not for 2024-25"}]
+
+
+@pytest.mark.parametrize(("figure", "failed"), [("7.2", "the figure is for April, not for 2019-20"), ("6.9", None)])
+def test_an_earlier_meetings_projection_dated_by_its_month_is_not_the_one_asked(
+    figure: str, failed: str | None
+) -> None:
+    """Whichever engine quoted it: April's 7.2 does not answer what the August 2019 minutes project."""
+    from research.agent.composer import Composer
+    from research.agent.relevance import assess
+    from research.agent.understand import understand
+
+    question = "What was the GDP growth projection for 2019-20 in the August 2019 minutes?"
+    citation = "RBI MPC Minutes, August 2019, p. 12"
+    passage = {"chunk_id": 7, "citation": citation, "url": "/d/7", "document_id": 7}
+    meta = {7: {"document_id": 7, "doc_type": "mpc_minutes", "citation": citation, "doc_date": "2019-08-07"}}
+    c = Composer(question)
+    c.parts.append(f"Real GDP growth (2019-20): {c.quote_claim(passage, figure, 'per cent', 'real GDP growth')}")
+    c.quote(passage, REVISIONS, "real GDP growth", figure_claim=False)
+    checks = [x["detail"] for x in assess(understand(question, []), c, meta)["checks"] if not x["ok"]]
+    assert checks == ([failed] if failed else [])
 
 
 def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
