@@ -48,7 +48,7 @@ from research.agent.levels import (
     projects_now,
     range_low,
 )
-from research.agent.lexicon import POLICY_RATES, metrics_asked
+from research.agent.lexicon import ASKS_AGAINST, POLICY_RATES, metrics_asked
 from research.agent.moves import asks_if_kept, other_move, verdict
 from research.agent.names import names_missing
 from research.agent.passage_figures import pick_figures
@@ -153,7 +153,9 @@ def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
         passage, display=table.split, value=len(table.yes), against=len(table.no), label="vote (for–against)"
     )
     against = f"; against — {join_names(table.no)}" if table.no else " (unanimous)"
-    return f"The vote in {document_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
+    # "Who voted against the cut?" asked of a unanimous vote: the answer is that no one did.
+    nobody = "No member voted against. " if not table.no and ASKS_AGAINST.search(c.question) else ""
+    return f"{nobody}The vote in {document_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
 
 
 def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:

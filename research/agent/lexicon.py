@@ -183,6 +183,10 @@ ASPECTS: dict[str, re.Pattern[str]] = {
 }
 
 
+# A question after the members who voted against the resolution ("dissented" may be on the stance).
+ASKS_AGAINST = re.compile(r"\b(?:voted? against|against (?:it|the)|opposed?)\b", re.I)
+
+
 # The policy repo rate and the corridor's rates around it: each meeting sets them all ("the reverse
 # repo rate under the LAF stands adjusted to 6.0 per cent").
 POLICY_RATES = ("repo", "reverse_repo", "sdf", "msf", "bank_rate")

@@ -73,6 +73,15 @@ def test_1_change_and_level_and_the_vote_with_names_come_together(ask: Any, libr
     assert (table["value"], table["against"], table["verified"]) == (4, 2, True)
 
 
+def test_who_voted_against_a_unanimous_vote_is_answered_no_one(ask: Any, library: dict[str, Any]) -> None:
+    # Aug 2019 p.6 voting table: all six members "Yes" (Ghate and Dua for 25 bps, the others for 35).
+    unanimous = text(ask("Who voted against the rate cut in August 2019?"))
+    assert unanimous.startswith("No member voted against. The vote in RBI MPC Minutes, August 2019 was 6–0")
+    # Aug 2024 p.4: two "No" — they are named, and no one is said to have voted with the rest.
+    split = text(ask("Who voted against keeping the repo rate unchanged in August 2024?"))
+    assert "No member voted against" not in split and "against — Dr. Ashima Goyal and Prof. Jayanth R. Varma" in split
+
+
 # 2. Relative follow-ups ----------------------------------------------------------------------------
 def test_2_following_before_that_and_same_meeting_last_year(ask: Any, library: dict[str, Any]) -> None:
     first = ask("What policy repo rate did the MPC decide in October 2023?")
