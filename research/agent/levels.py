@@ -31,8 +31,9 @@ _FALL_BEFORE = re.compile(
     r"\b(?:contraction|decline|fall|drop)\s+of\s*$|\b(?:contracted|declined|fell|shrank)\s+by\s*$", re.I
 )
 _GROWTH = {"gdp", "gva", "credit_growth"}
-# Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for.
-_BOUND_BEFORE = re.compile(r"\b(?:above|below|over|under|more than|less than)\s*$", re.I)
+# Only a comparison: a cap ("a discount of up to 15%") can be the very figure asked for. "Sub-7 per
+# cent" is below 7 too.
+_BOUND_BEFORE = re.compile(r"(?:\b(?:above|below|over|under|more than|less than)\s*|\bsub-)$", re.I)
 # What a level is compared with: "compared to about 40 per cent a year ago", "as against 5.7 per cent",
 # "from 5.1 per cent in February to 4.8 per cent in April 2024" (the level is where it went).
 _BASE_BEFORE = re.compile(

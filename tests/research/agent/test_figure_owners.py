@@ -47,6 +47,10 @@ OCTOBER = (
     "The moderation in CPI to 4.9 per cent in October 2023 was driven by the fall in food and core (CPI "
     "excluding food and fuel) inflation along with deflation in the fuel group."
 )
+SUB_SEVEN = (  # reserve_bank_of_india_02-04-2019.pdf p.12
+    "Even if the horizon is extended to incorporate the projections for the first half of 2019-20, real GDP "
+    "growth is still expected to be sub-7 per cent."
+)
 REVISIONS = (  # reserve_bank_of_india_05-08-2019.pdf p.12
     "GDP growth projection for 2019-20 has been successively revised down from 7.4 per cent (in February "
     "2019) to 7.2 per cent (in April 2019), 7.0 per cent (in June 2019) and to 6.9 per cent in the 3rd "
@@ -93,6 +97,7 @@ def test_a_measure_by_gdp_or_a_target_in_the_question_is_not_the_metric_asked() 
         (OCTOBER, "What was CPI inflation in December 2023?", ("4.9", "per cent")),
         # Each earlier meeting's projection of the year is dated by its month; August's own is 6.9.
         (REVISIONS, "What was the GDP growth projection for 2019-20 in the August 2019 minutes?", ("6.9", "per cent")),
+        (SUB_SEVEN, "What was the real GDP growth projection for 2019-20 in the April 2019 minutes?", None),  # a bound
     ],
 )
 def test_the_level_read_is_the_metric_asked(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
