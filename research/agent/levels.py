@@ -228,6 +228,11 @@ def figure_period(sentence: str, figure: Figure) -> Period | None:
     after = dated_after(sentence, figure)
     if after is not None:
         return after if after.kind in _FISCAL else None
+    return _fiscal_before(sentence, figure)
+
+
+def _fiscal_before(sentence: str, figure: Figure) -> Period | None:
+    """The fiscal period named nearest before ``figure``, with no other figure between."""
     before = [p for p in find_periods(sentence) if p.kind in _FISCAL and p.at + p.length <= figure[0]]
     if not before or any(before[-1].at < f[0] < figure[0] for f in figures_in(sentence)):
         return None
@@ -249,8 +254,8 @@ def of_fiscal_year_asked(sentence: str, figure: Figure, years: set[str]) -> bool
     projection of the year, and a month's reading is not the year's either)."""
     if not years:
         return True
-    dated = dated_after(sentence, figure)
-    if dated is not None and dated.kind == "month":
-        return False
-    period = figure_period(sentence, figure)
+    dated = dated_after(sentence, figure)  # read once: figure_period would read it again
+    if dated is not None:
+        return dated.kind != "month" and (dated.kind not in _FISCAL or dated.label in years)
+    period = _fiscal_before(sentence, figure)
     return period is None or period.label in years
