@@ -27,7 +27,21 @@ FILINGS_OWNER = "evaluation-filings@alphadesk.local"
 
 
 def ensure() -> list[str]:
-    """Make every manifest entry a finished team document; the titles ingested now, for the log."""
+    """The whole library, before any chat case runs: every manifest entry a finished team document,
+    and the filings suite's private filings (:func:`ensure_filings`). The titles ingested now, for
+    the log.
+
+    The filings are loaded here too, not only when their suite starts, because BM25 weighs a term
+    by its rarity in the whole library, whoever may see each document: a library that gained the
+    filings half-way through a run ranks a team passage differently on the next run (a fresh
+    database once answered from the resolution, and the same database a run later from a member's
+    statement). Every suite of every run now reads the same library."""
+    loaded = _ensure_team_corpus()
+    ensure_filings()
+    return loaded
+
+
+def _ensure_team_corpus() -> list[str]:
     root = Path(settings.RESEARCH_DEMO_CORPUS_DIR)
     owner, _ = user_ensure(email=CORPUS_OWNER, roles=["analyst"], password=None)
     loaded = []

@@ -89,7 +89,7 @@ def _chat_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
 
 def _filings_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
     """The filings cases, asked by the owner of the private filings library (so no other suite's
-    user sees the filings, and the research suite's results do not depend on them)."""
+    user sees the filings; the library itself is the same for every suite, corpus.ensure)."""
     from evaluation.run_chat import run_case
 
     owner = corpus.ensure_filings()

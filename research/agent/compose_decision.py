@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from research.agent.composer import Composer, document_name
-from research.agent.evidence import CUMULATIVE_MOVE, FIRST_PERSON, OTHER_MEETING, Candidate, candidates
+from research.agent.evidence import CUMULATIVE_MOVE, FIRST_PERSON, Candidate, about_other_meeting, candidates
 from research.agent.lexicon import Metric
 from research.agent.moves import verb_of
 from research.agent.periods import Period
@@ -44,7 +44,7 @@ def decision_line(c: Composer, cand: Candidate, metric: Metric, memo: dict[str, 
     verb, the size of the move and the new level all parsed from it; with the move ("cut", "raised",
     "unchanged" or the sentence's own verb)."""
     s, p = cand.sentence, cand.passage
-    if not metric.figured or FIRST_PERSON.search(s) or CUMULATIVE_MOVE.search(s) or OTHER_MEETING.search(s):
+    if not metric.figured or FIRST_PERSON.search(s) or CUMULATIVE_MOVE.search(s) or about_other_meeting(s):
         # The stance is not cut by basis points; a member's "I vote for a cut", the moves "since May 2022"
         # or "in the last two meetings" are not this document's decision.
         return None

@@ -29,9 +29,9 @@ from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import (
     FIRST_PERSON,
-    OTHER_MEETING,
     Candidate,
     Evidence,
+    about_other_meeting,
     candidates,
     choose,
 )
@@ -331,7 +331,7 @@ def _each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, 
         own = [
             (cand, found)
             for cand, found in _own_levels(c, undated, [p for p in passages if p.get("document_id") == document_id])
-            if not OTHER_MEETING.search(cand.sentence)
+            if not about_other_meeting(cand.sentence)
         ]
         if not own:
             c.outcome = "escalate"  # a meeting of the year without the rate: not the year's answer

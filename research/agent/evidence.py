@@ -53,11 +53,23 @@ DISSENT_STATED = re.compile(
 # "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
 _MONTH_NAMES = "|".join(MONTHS)
 OTHER_MEETING = re.compile(
-    rf"\b(?:in|at|during|since|from) the (?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ ){{0,2}}"
-    rf"(?:meetings?|reviews?|policy)\b"
+    rf"\b(?:in|at|during|since|from) the (?:(?:MPC|Committee)[’']s )?"  # "In the MPC’s June resolution"
+    rf"(?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ ){{0,2}}"
+    rf"(?:meetings?|reviews?|policy|resolution)\b"
     rf"|\bmeeting (?:held )?(?:in|during) (?:{_MONTH_NAMES})\b",  # "in its meeting held in May"
     re.I,
 )
+# "revised downwards from 7.0 per cent in the June policy to 6.9 per cent": the earlier meeting dates
+# only the figure revised from; the sentence states this meeting's own.
+_FROM_FIGURE = re.compile(r"\bfrom [\d.]+ per cent\s*$", re.I)
+
+
+def about_other_meeting(sentence: str) -> bool:
+    """Whether ``sentence`` speaks of another meeting than its document's (OTHER_MEETING), other
+    than to date the figure a revision starts from."""
+    return any(not _FROM_FIGURE.search(sentence[: m.start()]) for m in OTHER_MEETING.finditer(sentence))
+
+
 # "raising the repo rate cumulatively by 250 bps during May 2022 to February 2023": many meetings' moves;
 # "… increase in policy repo rate by 250 basis points since May 2022 …", "the total reduction in the
 # policy rate since …": the moves since then, together.
@@ -157,7 +169,7 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
             metric_ok = _metric_ok(sentence, u.metrics)
             target_ok = _targets_ok(sentence, passage, u.targets)
             covers = _aspects_of(sentence, u, metric_ok and target_ok, outcome=not forecast)
-            if OTHER_MEETING.search(sentence) or CUMULATIVE_MOVE.search(sentence):
+            if about_other_meeting(sentence) or CUMULATIVE_MOVE.search(sentence):
                 covers.discard("change")  # a move another meeting made, or several together, is not this one's
             if passage.get("in_statement"):
                 covers.discard("why")  # a member's statement gives that member's reasons, not the committee's
@@ -176,7 +188,7 @@ def candidates(question: str, u: Understanding, passages: list[dict[str, Any]]) 
                 # win a tie; a member's first-person view ranks below the institution's statement.
                 - 0.02 * min(int(passage.get("page_number") or 0), 15)
                 - (0.4 if FIRST_PERSON.search(sentence) or passage.get("in_statement") else 0.0)
-                - (0.3 if OTHER_MEETING.search(sentence) else 0.0)
+                - (0.3 if about_other_meeting(sentence) else 0.0)
             )
             found.append(Candidate(passage, sentence, rank, covers, metric_ok, target_ok, score))
     return found

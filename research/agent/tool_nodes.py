@@ -207,12 +207,17 @@ def _complete(state: ChatState, query: str, u: Understanding, passages: list[dic
 
     ev = choose(query, u, passages)
     asked = state.get("resolved") or state["question"]
-    if ev is not None and (asks_reasons(asked) or topic_asked(asked)):
-        # "Why did Prof. Varma vote for a cut?": the member's own statement, not the resolution; "Why
-        # did the MPC …?", "What did the MPC note about …?": the resolution, not a member's statement.
+    if ev is not None:
+        # "Why did Prof. Varma vote for a cut?": the member's own statement, not the resolution. A
+        # question naming no member asks the committee ("Why did the MPC …?", "What GDP growth did the
+        # MPC project …?"): a member's statement ranks below the resolution, even on a later page of
+        # the statement, which its heading does not name.
         ordered = store.statement_passages(state, ev.document_id)
         member = member_asked(asked, ordered)
-        passages = passages + statement_of(member, ordered) if member else apart_from_statements(passages, ordered)
+        if member is None:
+            passages = apart_from_statements(passages, ordered)
+        elif asks_reasons(asked) or topic_asked(asked):
+            passages = passages + statement_of(member, ordered)
     stance = stance_query(asked, passages)  # as asked: a yes/no
     if ev is None or not (ev.uncovered or stance):
         return passages

@@ -107,3 +107,29 @@ def test_calculator_suite_run_reports_tatqa_agreement(evaluate: Any) -> None:
     assert run.total == 718 and run.summary["questions"] == 718
     assert run.summary["matched"] == run.passed >= 700
     assert run.cases.filter(outcome="fail").count() == 718 - run.passed
+
+
+def test_every_chat_suite_reads_the_whole_library_filings_included_from_its_first_case(
+    evaluate: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # BM25 weighs a term by its rarity in the whole library, private filings included: a research run
+    # that began before the filings were loaded read another ranking than every run after it.
+    from evaluation import corpus, run_chat
+
+    calls: list[str] = []
+
+    def team_corpus() -> list[str]:
+        calls.append("team corpus")
+        return []
+
+    monkeypatch.setattr(corpus, "_ensure_team_corpus", team_corpus)
+    monkeypatch.setattr(corpus, "ensure_filings", lambda: calls.append("filings"))
+    real_run_case = run_chat.run_case
+
+    def recorded(case: Any, **kwargs: Any) -> Any:
+        calls.append(case.id)
+        return real_run_case(case, **kwargs)
+
+    monkeypatch.setattr(run_chat, "run_case", recorded)
+    evaluate("research", "mpc-2024-06-gdp")
+    assert calls == ["team corpus", "filings", "mpc-2024-06-gdp"]
