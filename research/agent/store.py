@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,6 +27,8 @@ from research.chat.models import TraceStep, Turn
 from research.chat.selectors import turn_memory
 from research.models import Chunk
 from reviews.services import review_task_request
+
+T = TypeVar("T")
 
 _JSON_FIELDS = {"inputs", "outputs"}
 
@@ -80,26 +83,38 @@ def run_tool(state: ChatState, tool: str, args: dict[str, Any]) -> dict[str, Any
     }
 
 
-_LIBRARY_CACHE: dict[tuple[int, int], tuple[float, list[LibDoc]]] = {}
-_LIBRARY_TTL_SECONDS = 30.0
+# What every turn reads afresh but changes only with the library: kept per process for a few seconds
+# per (what, user, …, corpus version), so a conversation's turns do not each read it again.
+_KEPT: dict[tuple[Any, ...], tuple[float, Any]] = {}
+_KEPT_SECONDS = 30.0
+
+
+def _kept(key: tuple[Any, ...], load: Callable[[], T]) -> T:
+    """``load()``, or what it gave for ``key`` at this corpus version less than ``_KEPT_SECONDS`` ago
+    (the seconds bound a change of who may see a document, which bumps no version)."""
+    from research.retrieval.bm25 import corpus_version
+
+    full = (*key, corpus_version())
+    hit = _KEPT.get(full)
+    if hit is not None and time.monotonic() - hit[0] < _KEPT_SECONDS:
+        return cast(T, hit[1])
+    value = load()
+    if len(_KEPT) > 512:
+        _KEPT.clear()
+    _KEPT[full] = (time.monotonic(), value)
+    return value
 
 
 def library(state: ChatState) -> list[LibDoc]:
-    """The documents the turn's user can see, as question understanding reads them. Kept per
-    process for a few seconds per (user, corpus version): every turn of a conversation asks."""
-    from research.retrieval.bm25 import corpus_version
+    """The documents the turn's user can see, as question understanding reads them (every turn of a
+    conversation asks: kept, ``_kept``)."""
     from research.selectors import document_index
 
-    key = (int(state["user_id"]), corpus_version())
-    hit = _LIBRARY_CACHE.get(key)
-    if hit is not None and time.monotonic() - hit[0] < _LIBRARY_TTL_SECONDS:
-        return hit[1]
-    user = get_user_model().objects.get(pk=state["user_id"])
-    docs = [LibDoc(**row) for row in document_index(user=user)]
-    if len(_LIBRARY_CACHE) > 256:
-        _LIBRARY_CACHE.clear()
-    _LIBRARY_CACHE[key] = (time.monotonic(), docs)
-    return docs
+    def load() -> list[LibDoc]:
+        user = get_user_model().objects.get(pk=state["user_id"])
+        return [LibDoc(**row) for row in document_index(user=user)]
+
+    return _kept(("library", int(state["user_id"])), load)
 
 
 def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
@@ -118,14 +133,22 @@ def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
 
 def statement_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
     """Every passage of a document of members' statements (the minutes), in order, as the search
-    tool returns passages; [] for a document with no "Statement by" heading (one query)."""
+    tool returns passages; [] for a document with no "Statement by" heading (one query). Every
+    question about a document asks (tool_nodes._complete), so it is kept (``_kept``), and each
+    caller gets its own copies."""
     from research.selectors import document_passages
     from research.tools import passage_out
 
-    user = get_user_model().objects.get(pk=state["user_id"])
-    if not document_passages(user=user, document_id=document_id, containing="Statement by"):
-        return []
-    return [passage_out(p, user).model_dump(mode="json") for p in document_passages(user=user, document_id=document_id)]
+    def load() -> tuple[dict[str, Any], ...]:
+        user = get_user_model().objects.get(pk=state["user_id"])
+        # The heading's own case, as members.STATEMENT_BY reads it.
+        if not document_passages(user=user, document_id=document_id, containing="Statement by", match_case=True):
+            return ()
+        return tuple(
+            passage_out(p, user).model_dump(mode="json") for p in document_passages(user=user, document_id=document_id)
+        )
+
+    return [dict(p) for p in _kept(("statements", int(state["user_id"]), document_id), load)]
 
 
 def statement_rows(state: ChatState, question: str, document_ids: list[int]) -> list[dict[str, Any]]:

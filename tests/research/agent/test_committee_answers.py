@@ -85,3 +85,28 @@ def test_a_member_named_keeps_that_members_statement_unmarked(mpc_corpus: dict[s
 )
 def test_a_revision_from_another_meetings_figure_is_this_meetings_own(sentence: str, other: bool) -> None:
     assert about_other_meeting(sentence) is other
+
+
+def test_a_documents_statements_are_read_once_per_library_version(
+    mpc_corpus: dict[str, Any], make_user: Any, django_assert_num_queries: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every question about a document now reads where its statements are: 7.5 ms a read, 225 reads
+    # in one evaluation run (p50 latency +13 ms before they were kept).
+    user = make_user("analyst")
+    state: dict[str, Any] = {"user_id": user.pk, "question": QUESTION}
+    first = store.statement_passages(state, mpc_corpus["june"].pk)  # type: ignore[arg-type]
+    assert first and _first(first, MEMBER)["page_number"] == 5
+    with django_assert_num_queries(1):  # the library's version, nothing else
+        again = store.statement_passages(state, mpc_corpus["june"].pk)  # type: ignore[arg-type]
+    assert again == first and again[0] is not first[0]  # each caller its own copies
+    again[0]["text"] = "changed by a caller"
+    assert store.statement_passages(state, mpc_corpus["june"].pk)[0]["text"] == first[0]["text"]  # type: ignore[arg-type]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from research.retrieval import bm25
+
+    monkeypatch.setattr(bm25, "corpus_version", lambda: 10**9)  # a document ingested or deleted since
+    with CaptureQueriesContext(connection) as read:
+        store.statement_passages(state, mpc_corpus["june"].pk)  # type: ignore[arg-type]
+    assert len(read.captured_queries) > 1
