@@ -119,12 +119,12 @@ def format_number(value: Any, digits: int = 2, *, signed: bool = False) -> str:
     return _signed(f"{abs(number):,.{digits}f}", number, digits, plus=signed)
 
 
-def percent(value: Any, *, signed: bool = False, digits: int = 2) -> str:
-    """A value already in percent: ``-0.6410256410256387`` → ``−0.64%``; signed: ``1.5`` → ``+1.50%``."""
+def percent(value: Any, *, signed: bool = False, digits: int = 2, unit: str = "%") -> str:
+    """Already in percent: ``-0.641`` → ``−0.64%``; signed ``+1.50%``; a difference ``−0.10 percentage points``."""
     number = as_number(value)
     if number is None:
         return MISSING
-    return format_number(number, digits, signed=signed) + "%"
+    return format_number(number, digits, signed=signed) + unit
 
 
 def fraction_percent(value: Any, *, signed: bool = False, digits: int = 2) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from core import formatting
 from research.agent.compose_docs import compose_documents
 from research.agent.compose_market import compose_market_data, compose_portfolio
+from research.agent.compose_revision import POINTS_UNIT
 from research.agent.composer import Composer, bracket_safe
 from research.agent.state import ChatState
 from research.agent.verify import CLAIM_REF
@@ -37,7 +38,7 @@ def _compose_calculator(c: Composer, key: str, out: dict[str, Any]) -> None:
     if pct:
         display = formatting.percent(out["result"], signed=True)
     elif points:
-        display = f"{'+' if out['result'] > 0 else ''}{formatting.format_number(out['result'])} percentage points"
+        display = formatting.percent(out["result"], signed=True, unit=POINTS_UNIT)
     else:
         display = formatting.format_number(out["result"])
     ref = c.claim(kind="calc", expression=out["evaluated"], value=out["result"], label="calculated", display=display)

@@ -23,6 +23,7 @@ from research.agent.compose_chair import compose_governor
 from research.agent.compose_decision import decision_line, each_meeting, level_memo, meetings_of_year
 from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
+from research.agent.compose_revision import compose_revision
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
 from research.agent.compose_topic import compose_topic, compose_topic_absent
@@ -265,6 +266,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "What did the MPC say about crude oil prices?": the sentences that name them
     if compose_topic_absent(c, u, passages):
         return  # "… about cryptocurrency?": no passage names it, said so
+    if compose_revision(c, u, passages):
+        return  # "By how much was the … projection revised down …?": both figures and their difference
     if _latest_projection(c, u, passages):
         return  # "What is the CPI inflation projection for 2024-25?": the latest resolution's
     if _each_metric(c, u, passages):

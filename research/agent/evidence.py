@@ -24,7 +24,7 @@ from research.agent.understand import Understanding
 DECISION_RE = re.compile(
     r"\b(reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|keep|kept|leave|left|maintain\w*|hold|held|"
     r"retain\w*|unchanged|remain\w*|moderat\w*|declin\w*|rose|rise|fell|fall|eas\w*|grew|accelerat\w*|"
-    r"decelerat\w*)\b",
+    r"decelerat\w*|revis\w*)\b",
     re.I,
 )
 MOVE_RE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(basis points|bps|percentage points?)\b|\bfrom [^;]{0,40}\bto\b", re.I)

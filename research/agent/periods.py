@@ -31,6 +31,11 @@ MONTH_AFTER_FIGURE = re.compile(
 MONTH_YEAR_RE = re.compile(
     rf"\b({MONTH_ALT})\.?,?\s+(?:\d{{1,2}}(?:\s*(?:-|–|to)\s*\d{{1,2}})?,?\s+)?((?:19|20)\d{{2}})\b", re.I
 )
+# "the February and August 2019 minutes": the first month's year is the second's (the year before
+# when the first month comes later in the calendar: "December and February 2024").
+MONTH_ELIDED_YEAR_RE = re.compile(
+    rf"\b({MONTH_ALT})\.?\s+(?:and|or|to|through|–|-)\s+(?:the\s+)?({MONTH_ALT})\.?\s+((?:19|20)\d{{2}})\b", re.I
+)
 FY_RE = re.compile(r"\b(?:FY\s?|fiscal(?: year)?\s)?((?:19|20)\d{2})\s?[-–/]\s?((?:19|20)?\d{2})\b", re.I)
 FY_SHORT_RE = re.compile(r"\bFY\s?'?(\d{2}|(?:19|20)\d{2})\b", re.I)
 QUARTER_RE = re.compile(
@@ -145,6 +150,11 @@ def find_periods(text: str) -> list[Period]:
         if not _spans_taken(taken, m.start(), m.end()):
             month = month_number(m.group(1))
             add(month_period(month, int(m.group(2)), at=m.start(), length=m.end() - m.start()), m.start(), m.end())
+    for m in MONTH_ELIDED_YEAR_RE.finditer(text):
+        if not _spans_taken(taken, m.start(), m.start(1) + len(m.group(1))):
+            first, second, year = month_number(m.group(1)), month_number(m.group(2)), int(m.group(3))
+            named = month_period(first, year - (first > second), at=m.start(), length=len(m.group(1)))
+            add(named, m.start(), m.start(1) + len(m.group(1)))
     for regex in (FY_RE, FY_SHORT_RE):
         for m in regex.finditer(text):
             fy = _fy_start(m.group(0)[m.group(0).upper().find("FY") :] if regex is FY_SHORT_RE else _fy_text(m))

@@ -32,7 +32,7 @@ Market answers: every ticker named has a figure. Pure: the caller passes the pas
 
 from __future__ import annotations
 
-import datetime as dt
+import dataclasses
 import re
 from typing import Any
 
@@ -54,28 +54,13 @@ from research.ingest.metadata import DATE_RE, first_date
 Check = dict[str, Any]
 
 
-def _date(value: Any) -> dt.date | None:
-    return dt.date.fromisoformat(str(value)[:10]) if value else None
-
-
-def _lib_doc(p: dict[str, Any]) -> LibDoc:
-    return LibDoc(
-        id=int(p.get("document_id") or 0),
-        doc_type=str(p.get("doc_type") or ""),
-        title=str(p.get("document_title") or ""),
-        doc_date=_date(p.get("doc_date")),
-        period_start=_date(p.get("period_start")),
-        period_end=_date(p.get("period_end")),
-        mine=bool(p.get("uploaded_by_you")),
-        issuer=str(p.get("issuer") or ""),
-        fiscal_period=str(p.get("fiscal_period") or ""),
-    )
-
-
 def _document_check(u: Understanding, cited: list[dict[str, Any]]) -> Check | None:
     if not (u.doc_periods or u.doc_types or u.mine or u.issuers) or not cited:
         return None
-    wrong = [p["citation"] for p in cited if not doc_matches(_lib_doc(p), u)]
+    wrong = [p["citation"] for p in cited if not doc_matches(LibDoc.of_passage(p), u)]
+    # "How did … change between the February and August 2019 minutes?": both meetings, or no answer.
+    two = "change" in u.aspects and len(u.doc_periods) > 1
+    unmet = [d.label for d in u.doc_periods if two and not any(mentions_doc(p, d, u) for p in cited)]
     asked = ", ".join(
         u.issuers
         + [f.label for f in u.fiscal]
@@ -83,11 +68,15 @@ def _document_check(u: Understanding, cited: list[dict[str, Any]]) -> Check | No
         + (["your own uploads"] if u.mine else [])
         + [field_label(t) for t in u.doc_types]  # "MPC minutes", never the key
     )
-    return {
-        "check": "document",
-        "ok": not wrong,
-        "detail": f"cites {wrong[0]}, which is not the document asked for ({asked})" if wrong else f"cites {asked}",
-    }
+    detail = f"cites {wrong[0]}, which is not the document asked for ({asked})" if wrong else f"cites {asked}"
+    if unmet and not wrong:
+        detail = f"cites no document of {', '.join(unmet)}, which the question compares ({asked})"
+    return {"check": "document", "ok": not wrong and not unmet, "detail": detail}
+
+
+def mentions_doc(p: dict[str, Any], period: Period, u: Understanding) -> bool:
+    """Whether passage ``p`` is from a document of ``period`` (one of the periods ``u`` names)."""
+    return doc_matches(LibDoc.of_passage(p), dataclasses.replace(u, doc_periods=[period]))
 
 
 def _figure_sentences(c: Composer) -> list[tuple[dict[str, Any], str]]:
@@ -107,7 +96,7 @@ def _own_dates(question: str, u: Understanding, cited: list[dict[str, Any]]) -> 
     """Targets that are a day written out in the question ("after its agreement following June 2,
     2023") which is a cited filing's own period end (the 10-Q for the quarter ended June 2, 2023):
     they date the document, not the figure, so the sentence need not name them."""
-    ends = {_date(p.get("period_end")) for p in cited} - {None}
+    ends = {LibDoc.of_passage(p).period_end for p in cited} - {None}
     days = [d for m in DATE_RE.finditer(question) if (d := first_date(m.group(0))) is not None and d in ends]
     return [t for t in u.targets if t.kind == "month" and any(t.start <= day <= t.end for day in days)]
 

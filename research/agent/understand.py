@@ -86,6 +86,24 @@ class LibDoc:
     issuer: str = ""
     fiscal_period: str = ""
 
+    @classmethod
+    def of_passage(cls, p: dict[str, Any]) -> LibDoc:
+        """The document of a passage as the search tool returns it (its own metadata)."""
+        day, start, end = (
+            dt.date.fromisoformat(p[k][:10]) if p.get(k) else None for k in ("doc_date", "period_start", "period_end")
+        )
+        return cls(
+            id=int(p.get("document_id") or 0),
+            doc_type=str(p.get("doc_type") or ""),
+            title=str(p.get("document_title") or ""),
+            mine=bool(p.get("uploaded_by_you")),
+            issuer=str(p.get("issuer") or ""),
+            fiscal_period=str(p.get("fiscal_period") or ""),
+            doc_date=day,
+            period_start=start,
+            period_end=end,
+        )
+
     @property
     def start(self) -> dt.date | None:
         return self.period_start or self.doc_date
