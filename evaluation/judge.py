@@ -213,6 +213,11 @@ def claim_traced(claim: dict[str, Any], steps: list[dict[str, Any]], chunks: dic
         held = [chunks.get(int(claim.get(key) or 0)) for key in ("chunk_id", "chunk_next")]
         body = " ".join(squash(c["text"]) for c in held if c is not None)
         return bool(body) and bool(claim.get("quote_figure")) and str(claim["quote_figure"]) in body
+    if kind == "table" and claim.get("extra"):  # the members of one magnitude ("4 voted for 35 basis points")
+        chunk = chunks.get(int(claim.get("chunk_id") or 0))
+        tables = VOTE_TABLE.findall(squash(chunk["text"])) if chunk is not None else []
+        counts = {len(re.findall(rf"(?<![\d.]){re.escape(str(claim['extra']))}(?![\d.])", t)) for t in tables}
+        return str(claim.get("display")) == str(claim["value"]) and claim["value"] in counts
     if kind == "table" and claim.get("side") in ("for", "against"):  # one side's count, shown as that number
         chunk = chunks.get(int(claim.get("chunk_id") or 0))
         index = 0 if claim["side"] == "for" else 1

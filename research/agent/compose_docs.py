@@ -22,7 +22,12 @@ from typing import Any
 from research.agent.compose_chair import compose_governor
 from research.agent.compose_decision import decision_line, each_meeting, level_memo, meetings_of_year
 from research.agent.compose_drivers import compose_drivers
-from research.agent.compose_member import compose_member, compose_member_vote, compose_vote_count
+from research.agent.compose_member import (
+    compose_magnitude_count,
+    compose_member,
+    compose_member_vote,
+    compose_vote_count,
+)
 from research.agent.compose_revision import compose_revision
 from research.agent.compose_stance import compose_stance
 from research.agent.compose_statements import compose_statements
@@ -260,6 +265,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "Why did Prof. Varma vote for a cut?": the member's own statement
     if compose_member_vote(c, passages):
         return  # "Did Prof. Varma vote to cut the rate?": yes or no from how the minutes say the member voted
+    if compose_magnitude_count(c, passages):
+        return  # "How many members voted for 35 basis points …?": the magnitude column
     if compose_vote_count(c, passages):
         return  # "How many members voted for a rate cut?": the side of the vote table that did, named
     if compose_topic(c, u, passages):

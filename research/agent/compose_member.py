@@ -162,3 +162,41 @@ def compose_vote_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
     c.parts.append(f"“{table.text}” {c.cite(passage, table.text)}")
     c.assessment = {"vote_count": asked[0]}
     return True
+
+
+# "How many members voted for 35 basis points in August 2019?": a magnitude, not a move.
+_MAGNITUDE_ASKED = re.compile(r"\bhow many\b[^?]*\bvot\w*\b[^?]*?\b(\d+(?:\.\d+)?)\s*(?:basis points?|bps)\b", re.I)
+
+
+def compose_magnitude_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
+    """The members of the rate's vote table whose magnitude column (August 2019: "Magnitude of
+    policy repo rate reduction (basis points)") reads the magnitude asked, counted (re-counted by the
+    verifier) and named, then each other magnitude's; ``False`` when the question asks no magnitude
+    or no such table holds it."""
+    asked = _MAGNITUDE_ASKED.search(c.question)
+    if asked is None:
+        return False
+    tables = [
+        (p, t)
+        for p in passages
+        for t in vote_tables(str(p.get("text", "")))
+        if t.extra_header and not STANCE_WORDS.search(t.caption)
+    ]
+    if not tables:
+        return False
+    # The table holding the magnitude asked; else the first with a magnitude column (none voted for it).
+    passage, table = next(((p, t) for p, t in tables if t.with_extra(asked.group(1))), tables[0])
+    magnitudes = list(dict.fromkeys([asked.group(1), *(r.extra for r in table.rows if r.extra)]))
+    told = []
+    for magnitude in magnitudes:
+        names = table.with_extra(magnitude)
+        n = c.table_claim(
+            passage, display=str(len(names)), value=len(names), against=0, label="members", extra=magnitude
+        )
+        # A magnitude nobody voted for is not in the table: the question's own words name it.
+        size = c.quote_claim(passage, magnitude, "basis points", "magnitude") if names else f"{magnitude} basis points"
+        members = "member" if len(names) == 1 else "members"
+        told.append(f"{n} {members} voted for {size}" + (f" ({join_names(names)})" if names else ""))
+    c.parts.append(f"In {document_name(passage)}, {told[0]}; {'; '.join(told[1:]) or 'no other magnitude'}.")
+    c.parts.append(f"“{table.text}” {c.cite(passage, table.text)}")
+    return True

@@ -152,10 +152,19 @@ class Composer:
         return ref
 
     def table_claim(
-        self, passage: dict[str, Any], *, display: str, value: float, against: float, label: str, side: str = ""
+        self,
+        passage: dict[str, Any],
+        *,
+        display: str,
+        value: float,
+        against: float,
+        label: str,
+        side: str = "",
+        extra: str = "",
     ) -> str:
         """A count computed from a table parsed out of ``passage`` (re-counted by the verifier): the
-        split (``value`` for, ``against``), or with ``side`` ("for"/"against") that side's count alone."""
+        split (``value`` for, ``against``), with ``side`` ("for"/"against") that side's count alone,
+        with ``extra`` the rows whose third column reads it (the members for 35 basis points)."""
         return self.claim(
             kind="table",
             chunk_id=passage["chunk_id"],
@@ -166,6 +175,7 @@ class Composer:
             against=against,
             display=display,
             **({"side": side} if side else {}),
+            **({"extra": extra} if extra else {}),
         )
 
     def quote(self, passage: dict[str, Any], sentence: str, label: str, *, figure_claim: bool = True) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 HONORIFIC = r"(?:Dr|Prof|Shri|Smt|Mr|Mrs|Ms|Sir|Governor)\.?"
 _NAME = rf"{HONORIFIC}\s*[A-Z][\w.’'\-]*(?:\s+[A-Z][\w.’'\-]*){{0,4}}?"
@@ -45,6 +46,10 @@ class VoteTable:
     @property
     def no(self) -> list[str]:
         return [r.name for r in self.rows if r.vote == "No"]
+
+    def with_extra(self, value: str) -> list[str]:
+        """The members whose third column reads ``value`` (a magnitude: "35" basis points), in order."""
+        return [r.name for r in self.rows if r.extra == value]
 
     @property
     def split(self) -> str:
@@ -86,21 +91,58 @@ def vote_tables(text: str) -> list[VoteTable]:
     return tables
 
 
-def recount(text: str) -> tuple[int, int] | None:
-    """(for, against) re-derived from the table's text by counting its vote words after the
-    "Member Vote" header — a different method from the row parser, for the verifier."""
+def _table_body(text: str) -> str | None:
+    """The text after the "Member Vote" header, up to the first member's statement."""
     flat = _normal(text)
     at = flat.find("Member Vote")
     if at < 0:
         return None
     body = flat[at + len("Member Vote") :]
     end = body.find("Statement by")
-    body = body if end < 0 else body[:end]
+    return body if end < 0 else body[:end]
+
+
+def recount(text: str) -> tuple[int, int] | None:
+    """(for, against) re-derived from the table's text by counting its vote words after the
+    "Member Vote" header — a different method from the row parser, for the verifier."""
+    body = _table_body(text)
+    if body is None:
+        return None
     words = body.split()
     return sum(1 for w in words if w == "Yes"), sum(1 for w in words if w == "No")
+
+
+def recount_extra(text: str, value: str) -> int | None:
+    """How many rows of the table read ``value`` in their third column, re-derived as a vote word
+    followed by it after the "Member Vote" header (not by the row parser), for the verifier."""
+    body = _table_body(text)
+    return None if body is None else len(re.findall(rf"\b(?:Yes|No)\s+{re.escape(value)}(?![\d.])", body))
 
 
 def join_names(names: list[str]) -> str:
     if not names:
         return "none"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def table_claim_problem(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | None:
+    """For the verifier: what is wrong with a count from a vote table (None when nothing), re-counted
+    from the passage's text by :func:`recount` and :func:`recount_extra`, not by the row parser
+    that made it: a split, one side, or the members of one magnitude."""
+    table_text = chunk_texts.get(int(claim.get("chunk_id", 0)), "")
+    if claim.get("extra"):  # the rows of one magnitude: "4 members voted for 35 basis points"
+        rows = recount_extra(table_text, str(claim["extra"]))
+        ok = rows == int(claim["value"]) and str(claim["display"]) == str(rows)
+        said = claim["display"]
+        return None if ok else f"{claim['id']}: re-counting the table gives {rows}, the claim says {said!r}"
+    counted = recount(table_text)
+    if claim.get("side"):
+        # One side's count, shown as that number: "2 members voted to cut …".
+        side = None if counted is None else counted[0 if claim["side"] == "for" else 1]
+        if side != int(claim["value"]) or str(claim["display"]) != str(side):
+            said = claim["display"]
+            return f"{claim['id']}: re-counting the table gives {side} {claim['side']}, the claim says {said!r}"
+        return None
+    if counted != (int(claim["value"]), int(claim.get("against", -1))):
+        return f"{claim['id']}: re-counting the table gives {counted}, the claim says {claim['display']!r}"
+    return None

@@ -297,19 +297,9 @@ def check_claim(
             return f"{claim['id']}: recomputed {float(recomputed):.6g}, the claim says {claim['value']}"
         return None
     if kind == "table":
-        from research.agent.tables import recount
+        from research.agent.tables import table_claim_problem
 
-        counted = recount(chunk_texts.get(int(claim.get("chunk_id", 0)), ""))
-        if claim.get("side"):
-            # One side's count, shown as that number: "2 members voted to cut …".
-            side = None if counted is None else counted[0 if claim["side"] == "for" else 1]
-            if side != int(claim["value"]) or str(claim["display"]) != str(side):
-                said = claim["display"]
-                return f"{claim['id']}: re-counting the table gives {side} {claim['side']}, the claim says {said!r}"
-            return None
-        if counted != (int(claim["value"]), int(claim.get("against", -1))):
-            return f"{claim['id']}: re-counting the table gives {counted}, the claim says {claim['display']!r}"
-        return None
+        return table_claim_problem(claim, chunk_texts)
     if kind == "cell":
         from research.agent.verify_cells import check_cell
 

@@ -203,3 +203,18 @@ def test_a_statement_cell_is_traced_to_the_passage_or_passages_holding_its_row()
     made_up = {**cell, "quote_figure": "81,800", "display": "$81,800 million"}
     assert not judge.claim_traced(made_up, [], chunks)
     assert judge.trace_figures("Total net sales were $81,800 million.", "q", [made_up], [], chunks)[:2] == (0, 1)
+
+
+def test_the_members_of_one_magnitude_are_traced_by_counting_it_in_the_stored_table() -> None:
+    # August 2019, p. 6: two members for 25 basis points, four for 35 (counted by hand from the PDF).
+    table = (
+        "Voting on the Resolution to reduce the policy repo rate Member Vote Magnitude of policy repo rate reduction "
+        "(basis points) Dr. Chetan Ghate Yes 25 Dr. Pami Dua Yes 25 Dr. Ravindra H. Dholakia Yes 35 Dr. Michael "
+        "Debabrata Patra Yes 35 Shri Bibhu Prasad Kanungo Yes 35 Shri Shaktikanta Das Yes 35"
+    )
+    chunks = {6: {"text": table}}
+    four = {"kind": "table", "value": 4, "against": 0, "extra": "35", "display": "4", "chunk_id": 6}
+    assert judge.trace_figures("4 members voted for it.", "How many?", [four], [], chunks)[:2] == (1, 1)
+    for wrong in ({**four, "extra": "25"}, {**four, "value": 6, "display": "6"}, {**four, "display": "5"}):
+        shown = f"{wrong['display']} members voted for it."
+        assert judge.trace_figures(shown, "q", [wrong], [], chunks)[:2] == (0, 1)
