@@ -224,8 +224,21 @@ def aspects_asked(question: str) -> set[str]:
     if "count" in found and re.search(r"\bvot", question, re.I) and not re.search(r"how many", question, re.I):
         found.add("who")  # "how did the members vote" wants the names and the split
     if found & {"who", "count"} and not re.search(r"\b(decid\w*|decision|level|at what)\b", question, re.I):
-        found -= {"level", "change"}  # a vote question: "the repo rate hike" names the resolution, not a figure
+        # A vote question: "the repo rate hike" names the resolution, not a figure (unless a clause of
+        # its own asks the level).
+        found -= {"change"} if _level_then_vote(question) else {"level", "change"}
     return found or {"level"}
+
+
+def _level_then_vote(question: str) -> bool:
+    """ "What was the repo rate after the August 2019 meeting and how many members voted for 35 basis
+    points?": a level asked in a clause of its own, before the vote's."""
+    first, joined, _ = question.partition(" and ")
+    return (
+        bool(joined)
+        and bool(ASPECTS["level"].search(first))
+        and not (ASPECTS["who"].search(first) or ASPECTS["count"].search(first))
+    )
 
 
 def names_metric(text: str, metric: Metric) -> bool:

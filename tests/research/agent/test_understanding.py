@@ -86,6 +86,14 @@ def test_metrics_and_aspects() -> None:
     assert aspects_asked("By how much did the MPC cut the repo rate and to what level?") >= {"change", "level"}
     assert aspects_asked("Who dissented and what was the vote split?") == {"who", "count"}
     assert "why" in aspects_asked("Why did the committee hold rates?")
+    # A level asked in a clause of its own stays asked beside the vote (it had been dropped, and the
+    # vote counts alone were marked as the answer); "the repo rate hike" in a vote question is no level.
+    both = "What was the repo rate after the August 2019 meeting and how many members voted for 35 basis points?"
+    assert aspects_asked(both) == {"level", "count", "who"}
+    assert aspects_asked("Who voted against the repo rate hike in December 2022, and what was the split?") == {
+        "who",
+        "count",
+    }
 
 
 def test_core_inflation_defined_by_what_it_leaves_out_of_cpi_is_not_cpi_inflation() -> None:
