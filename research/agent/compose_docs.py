@@ -19,7 +19,9 @@ import dataclasses
 import re
 from typing import Any
 
+from research.agent.anchors import anchor, anchor_figure, own_levels
 from research.agent.compose_chair import compose_governor
+from research.agent.compose_change import compose_projection_change
 from research.agent.compose_decision import decision_line, each_meeting, level_memo, meetings_of_year
 from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import (
@@ -34,7 +36,6 @@ from research.agent.compose_statements import compose_statements
 from research.agent.compose_topic import compose_topic, compose_topic_absent
 from research.agent.composer import Composer, document_name, excerpt
 from research.agent.evidence import (
-    FIRST_PERSON,
     Candidate,
     Evidence,
     about_other_meeting,
@@ -42,14 +43,10 @@ from research.agent.evidence import (
     choose,
 )
 from research.agent.levels import (
-    DATED_BY,
     Figure,
     dated_after,
     dated_before,
-    is_base,
-    level_figures,
     locate,
-    of_fiscal_year_asked,
     of_gdp,
     projects_now,
     range_low,
@@ -61,52 +58,6 @@ from research.agent.passage_figures import pick_figures
 from research.agent.periods import Period, find_periods, mentions
 from research.agent.tables import VoteTable, join_names
 from research.agent.understand import Understanding, understanding_from_dict, year_asked
-
-
-def _anchor_figure(sentence: str, u: Understanding) -> tuple[str, str] | None:
-    """The number and unit of :func:`_anchor`."""
-    found = _anchor(sentence, u)
-    return (found[1], found[2]) if found else None
-
-
-def _anchor(sentence: str, u: Understanding) -> Figure | None:
-    """The figure the question asks for: the one the sentence dates by the target period ("4.8
-    per cent in April 2024"), else the first after the target's mention, else after the metric's
-    name, else the sentence's first."""
-    # Not a weight, a bound, a share, a ratio to GDP of a rate of change or another metric's figure.
-    found = level_figures(sentence, u.metrics)
-    percent = not u.metrics or u.metrics[0].percent
-    levels = [f for f in found if "point" not in f[2] and f[2] not in ("bps", "basis points")]
-    preferred = [f for f in levels if (f[2] in ("per cent", "%", "percent")) == percent]
-    figures = preferred or levels or found  # a level is a per-cent figure (or an amount), not a move
-    years = {t.label for t in u.targets if t.kind == "fy"}
-    figures = [f for f in figures if of_fiscal_year_asked(sentence, f, years)]
-    if not figures:
-        return None
-    anchors: list[int] = []
-    for target in u.targets:
-        anchors += [p.at for p in find_periods(sentence) if p.label == target.label]
-        q = re.search(rf"\b{target.label.split()[0]}\b", sentence) if target.kind in ("quarter", "half") else None
-        anchors += [q.start()] if q else []  # "… dropping to 7.8 per cent in Q4"
-    # A figure the sentence dates by the target itself ("… to 4.8 per cent in April 2024") is it.
-    for anchor in anchors:
-        dated = [f for f in figures if DATED_BY.fullmatch(sentence[f[0] + len(f[1]) : anchor])]
-        if dated:
-            return dated[-1]
-    for metric in u.metrics:
-        for term in metric.terms:
-            at = sentence.lower().find(term)
-            if at >= 0:
-                anchors.append(at)
-                break
-    # Else the first after the metric's name that is not what it is compared with ("… compared to
-    # about 40 per cent a year ago", "from 5.1 per cent … to 4.8 per cent").
-    figures = [f for f in figures if not is_base(sentence, f)]
-    for anchor in sorted(anchors, reverse=True):
-        after = [f for f in figures if f[0] > anchor]
-        if after:
-            return after[0]
-    return figures[0] if figures else None
 
 
 def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
@@ -124,7 +75,7 @@ def _described(sentence: str, figure: tuple[str, str]) -> tuple[str, str]:
 def _level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, Any]) -> str | None:
     if u.metrics and not u.metrics[0].figured:
         return None  # "the policy stance: 25 basis points" would be another figure's
-    found = _anchor(cand.sentence, u)
+    found = anchor(cand.sentence, u)
     if found is None:
         return None
     figure = (found[1], found[2])
@@ -207,7 +158,7 @@ def _other_period_line(c: Composer, question: str, u: Understanding, passages: l
         return False  # no figure for a named other period: escalate rather than guess
     found = other[0].label
     shifted = Understanding(metrics=u.metrics, targets=other[:1], aspects={"level"})
-    figure = _anchor_figure(cand.sentence, shifted)
+    figure = anchor_figure(cand.sentence, shifted)
     if figure is None:
         return False  # the sentence dates the metric to another period but states no figure of it
     what = u.metrics[0].label if u.metrics else "this figure"
@@ -273,6 +224,8 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "What did the MPC say about crude oil prices?": the sentences that name them
     if compose_topic_absent(c, u, passages):
         return  # "… about cryptocurrency?": no passage names it, said so
+    if compose_projection_change(c, u, passages):
+        return  # "How did the … projection change between the February and August 2019 minutes?"
     if compose_revision(c, u, passages):
         return  # "By how much was the … projection revised down …?": both figures and their difference
     if _latest_projection(c, u, passages):
@@ -313,7 +266,7 @@ def _latest_projection(c: Composer, u: Understanding, passages: list[dict[str, A
     for date in sorted(by_date, reverse=True):
         projected = [
             cand
-            for cand, found in _own_levels(c, u, by_date[date])
+            for cand, found in own_levels(c.question, u, by_date[date])
             if cand.target_ok and projects_now(cand.sentence, found)
         ]
         best = max(projected, key=lambda cand: cand.score, default=None)
@@ -340,7 +293,9 @@ def _each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, 
     for document_id in meetings:
         own = [
             (cand, found)
-            for cand, found in _own_levels(c, undated, [p for p in passages if p.get("document_id") == document_id])
+            for cand, found in own_levels(
+                c.question, undated, [p for p in passages if p.get("document_id") == document_id]
+            )
             if not about_other_meeting(cand.sentence)
         ]
         if not own:
@@ -356,18 +311,6 @@ def _each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, 
     for cand, _found in chosen:
         c.quote(cand.passage, cand.sentence, label, figure_claim=False)
     return True
-
-
-def _own_levels(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> list[tuple[Candidate, Figure]]:
-    """The sentences of ``passages`` that give the metric asked a level in the document's own words
-    (not a member's "I"), each with that figure."""
-    return [
-        (cand, found)
-        for cand in candidates(c.question, u, passages)
-        if cand.metric_ok
-        and not FIRST_PERSON.search(cand.sentence)
-        and (found := _anchor(cand.sentence, u)) is not None
-    ]
 
 
 def _each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:

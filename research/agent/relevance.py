@@ -267,6 +267,8 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
         covered.add("who")  # the minutes' own words name who chaired each meeting (compose_chair)
     if c.assessment.get("stance_decision"):
         covered.add("change")  # the committee's decision on its stance, quoted, says whether it changed
+    if c.assessment.get("between_meetings"):
+        covered |= {"level", "change"}  # each meeting's own figure, and the change computed (compose_change)
     if c.assessment.get("passage_figures"):
         # Each figure asked was read, in the unit asked, from the sentence that best matches the question.
         covered |= {"level", "change", "count"}

@@ -71,7 +71,7 @@ def test_the_chat_answers_the_move_asked_or_sends_it_to_a_reviewer(
 
 
 def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
     from research.agent.lexicon import METRICS, names_metric
     from research.agent.understand import understand
 
@@ -81,7 +81,7 @@ def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() 
         "indicating a broad based softening (Chart II.3.15)."
     )
     cpi = understand("What was CPI inflation in March 2024?", [])
-    assert _anchor_figure(items, cpi) is None  # and "less than 4 per cent" is a bound, not the level
+    assert anchor_figure(items, cpi) is None  # and "less than 4 per cent" is a bound, not the level
     cad = (
         "India’s CAD narrowed in 2023-24 (April-December) to US$ 31.0 billion (1.2 per cent of GDP) from "
         "US$ 65.6 billion (2.6 per cent of GDP)."
@@ -91,7 +91,7 @@ def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() 
     assert names_metric("Real GDP rose by 7.6 per cent in 2023-24.", gdp)
     # For the deficit itself, "per cent of GDP" is its level.
     deficit = understand("What was the current account deficit in 2023-24 according to the annual report?", [])
-    assert _anchor_figure(cad, deficit) == ("1.2", "per cent")
+    assert anchor_figure(cad, deficit) == ("1.2", "per cent")
 
 
 def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() -> None:
@@ -112,7 +112,7 @@ def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() 
 
 
 def test_a_figure_dated_at_the_period_asked_is_its_level_and_a_total_since_is_many_moves() -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
     from research.agent.understand import understand
 
     # RBI Annual Report 2023-24, p. 43; MPC minutes, May 2020, p. 9 (read by hand).
@@ -121,7 +121,7 @@ def test_a_figure_dated_at_the_period_asked_is_its_level_and_a_total_since_is_ma
         "23.5 per cent at end-March 2023."
     )
     asked = understand("What was the RBI's balance sheet size at end-March 2024?", [])
-    assert _anchor_figure(size, asked) == ("24.1", "per cent")  # not end-March 2023's 23.5
+    assert anchor_figure(size, asked) == ("24.1", "per cent")  # not end-March 2023's 23.5
     total = (
         "This brings the total reduction in the policy rate since the start of the spread of the COVID-19 "
         "pandemic to 115 basis points."

@@ -173,19 +173,19 @@ def test_another_months_reading_does_not_answer_the_month_asked() -> None:
 
 
 def test_the_figure_read_is_the_one_the_sentence_dates_by_the_month_asked() -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
 
     # (September 2024: no document of the library is dated then, so the month is the figure's.)
     sentence = "Inflation eased in a narrow range from 5.1 per cent in July to 4.8 per cent in September 2024."
     asked = understand("What was CPI inflation in September 2024?", LIBRARY)
     assert [t.label for t in asked.targets] == ["September 2024"]
-    assert _anchor_figure(sentence, asked) == ("4.8", "per cent")
+    assert anchor_figure(sentence, asked) == ("4.8", "per cent")
     # With no month asked, the level it moved to, not the one it moved from ("from 5.1 per cent").
-    assert _anchor_figure(sentence, understand("What was CPI inflation?", LIBRARY)) == ("4.8", "per cent")
+    assert anchor_figure(sentence, understand("What was CPI inflation?", LIBRARY)) == ("4.8", "per cent")
 
 
 def test_the_quarter_asked_picks_the_figure_the_sentence_dates_by_it() -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
 
     # The RBI MPC Minutes, August 2024, p. 4 (read by hand).
     sentence = (
@@ -193,7 +193,7 @@ def test_the_quarter_asked_picks_the_figure_the_sentence_dates_by_it() -> None:
         "dropping to 7.8 per cent in Q4."
     )
     asked = understand("What was real GDP growth in Q4 2023-24?", LIBRARY)
-    assert _anchor_figure(sentence, asked) == ("7.8", "per cent")
+    assert anchor_figure(sentence, asked) == ("7.8", "per cent")
 
 
 def test_how_many_basis_points_asks_the_size_of_a_move_not_a_count() -> None:
@@ -223,12 +223,12 @@ def test_one_end_of_a_range_is_not_the_value_asked() -> None:
 
 
 def test_a_weight_in_the_index_is_not_the_inflation_asked() -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
 
     # The RBI Annual Report 2023-24, p. 35 (read by hand): the food group's weight in the CPI basket.
     sentence = "Inflation in food and beverages (weight: 45.9 per cent in CPI) averaged 7.5 per cent in 2023-24."
     asked = "What was food inflation in 2023-24 according to the annual report?"
-    assert _anchor_figure(sentence, understand(asked, LIBRARY)) == ("7.5", "per cent")
+    assert anchor_figure(sentence, understand(asked, LIBRARY)) == ("7.5", "per cent")
     passage = {"chunk_id": 5, "citation": "Annual Report 2023-24, p. 35", "url": "/d/5", "document_id": 5, "page": "35"}
     meta = {5: {"document_id": 5, "doc_type": "annual_report", "citation": "Annual Report 2023-24, p. 35"}}
     c = Composer(asked)
@@ -239,7 +239,7 @@ def test_a_weight_in_the_index_is_not_the_inflation_asked() -> None:
 
 
 def test_a_bound_is_not_the_level_asked() -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
 
     # RBI MPC Minutes, December 2023, p. 6 (read by hand): "above 5%" bounds the projection; the
     # projection itself (5.2 per cent) is on p. 3. Reading 5 per cent as the level would be wrong.
@@ -249,10 +249,10 @@ def test_a_bound_is_not_the_level_asked() -> None:
         "trajectory to the target."
     )
     asked = understand("What was the CPI inflation projection for Q1 2024-25 in the December 2023 minutes?", LIBRARY)
-    assert _anchor_figure(sentence, asked) is None
+    assert anchor_figure(sentence, asked) is None
     # A bound beside a level: the level is read.
     both = "CPI inflation stayed above 4 per cent all year and reached 5.1 per cent in Q1 2024-25."
-    assert _anchor_figure(both, asked) == ("5.1", "per cent")
+    assert anchor_figure(both, asked) == ("5.1", "per cent")
 
 
 def _minutes_passage(title: str, page: int, text: str, chunk_id: int) -> dict[str, Any]:

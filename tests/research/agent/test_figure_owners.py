@@ -101,10 +101,10 @@ def test_a_measure_by_gdp_or_a_target_in_the_question_is_not_the_metric_asked() 
     ],
 )
 def test_the_level_read_is_the_metric_asked(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
     from research.agent.understand import understand
 
-    assert _anchor_figure(sentence, understand(question, [])) == figure
+    assert anchor_figure(sentence, understand(question, [])) == figure
 
 
 def test_a_projection_covers_the_level_only_when_a_forecast_is_asked() -> None:
@@ -181,7 +181,8 @@ M3 = (
 
 
 def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
-    from research.agent.compose_docs import _anchor_figure, _described
+    from research.agent.anchors import anchor_figure
+    from research.agent.compose_docs import _described
     from research.agent.understand import understand
 
     asked = "What was credit growth in 2023-24 according to the annual report?"
@@ -192,8 +193,8 @@ def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
     assert [m.key for m in metrics_asked("What was Microsoft's Azure revenue growth in fiscal 2023?")] == []
     assert [m.key for m in metrics_asked("What growth did the MPC project for 2024-25?")] == ["gdp"]
     u = understand(asked, [])
-    assert _anchor_figure(LARGE, u) is None  # large industries' credit
-    assert _anchor_figure(M3, u) == ("15.6", "per cent")  # not the year-ago base in the bracket
+    assert anchor_figure(LARGE, u) is None  # large industries' credit
+    assert anchor_figure(M3, u) == ("15.6", "per cent")  # not the year-ago base in the bracket
     assert _described(M3, ("15.6", "per cent")) == ("2023-24", "")  # a bracket of figures does not narrow it
     gdp = "Real GDP growth was robust at 8.2 per cent during 2023-24 (April-December)."  # p. 15
     assert _described(gdp, ("8.2", "per cent")) == ("", "")  # "(April-December)" narrows the year

@@ -82,10 +82,10 @@ def test_a_range_is_read_by_both_ends_and_a_move_is_not_a_range() -> None:
 def test_the_level_of_a_year_is_not_a_quarters_or_halfs(
     sentence: str, question: str, figure: tuple[str, str] | None
 ) -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
     from research.agent.understand import understand
 
-    assert _anchor_figure(sentence, understand(question, [])) == figure
+    assert anchor_figure(sentence, understand(question, [])) == figure
 
 
 def test_the_verifier_reads_a_quarters_figure_quoted_for_the_year() -> None:

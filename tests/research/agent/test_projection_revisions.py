@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from core.formatting import percent
+from research.agent.compose_change import compose_projection_change
 from research.agent.compose_revision import POINTS_UNIT, REVISED, asks_revision, compose_revision
 from research.agent.composer import Composer
 from research.agent.periods import find_periods
@@ -159,3 +160,45 @@ def test_the_revision_pattern_and_the_points_it_shows() -> None:
     assert percent(-0.1, signed=True, digits=1, unit=POINTS_UNIT) == "−0.1 percentage points"
     assert percent(0.2, signed=True, unit=POINTS_UNIT) == "+0.20 percentage points"
     assert percent(0.0, signed=True, unit=POINTS_UNIT) == "0.00 percentage points"
+
+
+FEBRUARY = (
+    "Taking into consideration the above factors, GDP growth for 2019-20 is projected at 7.4 per cent – in the range "
+    "of 7.2-7.4 per cent in H1, and 7.5 per cent in Q3 – with risks evenly balanced."
+)  # February 2019 minutes, p. 5 (read from the PDF)
+
+
+def _february(chunk_id: int, text: str, **extra: Any) -> dict[str, Any]:
+    passage = {**_passage(chunk_id, text, 5, **extra), "document_id": 8}
+    passage |= {"document_title": "RBI MPC Minutes, February 2019", "citation": "RBI MPC Minutes, February 2019, p. 5"}
+    return passage | {"doc_date": "2019-02-21", "period_start": "2019-02-05", "period_end": "2019-02-07"}
+
+
+def test_a_change_between_two_meetings_is_each_meetings_own_figure_and_their_difference() -> None:
+    question = "How did the GDP growth projection for 2019-20 change between the February and August 2019 minutes?"
+    # August's own sentence, a member's aside on February's figure, and February's resolution.
+    aside = _passage(3, "GDP growth projection for 2019-20 was 7.4 per cent in February 2019.", 12, in_statement=True)
+    passages = [_passage(2, RESOLUTION, 5), aside, _february(1, FEBRUARY)]
+    c = Composer(question)
+    assert compose_projection_change(c, understand(question, LIBRARY), passages)
+    chunks = {p["chunk_id"]: p["text"] for p in passages}
+    checked = verify_answer(c.draft, c.claims, question=question, outputs={}, chunk_texts=chunks, citations=c.citations)
+    assert checked["status"] == "verified", checked["problems"]
+    text = render_text(c.draft, c.claims)
+    assert text.startswith(
+        "The real GDP growth projection for 2019-20: 7.4 per cent in RBI MPC Minutes, February 2019; 6.9 per cent in "
+        "RBI MPC Minutes, August 2019. A change of −0.5 percentage points [Calculated: 6.9 - 7.4]."
+    )
+    assert [x["chunk_id"] for x in c.citations] == [1, 2]  # each meeting's own sentence, in date order
+    assert assess(understand(question, LIBRARY), c, {p["chunk_id"]: p for p in passages})["ok"] is True
+
+
+def test_a_change_between_two_meetings_with_one_meetings_figure_missing_is_not_answered() -> None:
+    question = "How did the GDP growth projection for 2019-20 change between the February and August 2019 minutes?"
+    u = understand(question, LIBRARY)
+    only_august = [_passage(2, RESOLUTION, 5)]
+    assert compose_projection_change(Composer(question), u, only_august) is False
+    members_only = [*only_august, _february(1, FEBRUARY, in_statement=True)]
+    assert compose_projection_change(Composer(question), u, members_only) is False
+    one_meeting = "By how much was the GDP growth projection for 2019-20 revised down in August 2019?"
+    assert compose_projection_change(Composer(one_meeting), understand(one_meeting, LIBRARY), only_august) is False

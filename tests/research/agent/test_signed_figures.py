@@ -80,10 +80,10 @@ def test_the_claim_carries_the_sign_and_the_verifier_refuses_it_dropped() -> Non
     ],
 )
 def test_a_fall_in_words_is_no_level_of_growth(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
-    from research.agent.compose_docs import _anchor_figure
+    from research.agent.anchors import anchor_figure
     from research.agent.understand import understand
 
-    assert _anchor_figure(sentence, understand(question, [])) == figure
+    assert anchor_figure(sentence, understand(question, [])) == figure
 
 
 def test_expected_to_be_is_a_projection() -> None:
