@@ -29,6 +29,7 @@ from research.agent.compose_member import (
     compose_member,
     compose_member_vote,
     compose_vote_count,
+    magnitude_counts,
 )
 from research.agent.compose_revision import compose_revision
 from research.agent.compose_stance import compose_stance
@@ -112,7 +113,10 @@ def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
     against = f"; against — {join_names(table.no)}" if table.no else " (unanimous)"
     # "Who voted against the cut?" asked of a unanimous vote: the answer is that no one did.
     nobody = "No member voted against. " if not table.no and ASKS_AGAINST.search(c.question) else ""
-    return f"{nobody}The vote in {document_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
+    line = f"{nobody}The vote in {document_name(passage)} was {split}: for — {join_names(table.yes)}{against}."
+    # August 2019: all six for the cut, but two for 25 basis points and four for 35.
+    sizes = magnitude_counts(c, passage, table) if len({r.extra for r in table.rows} - {""}) > 1 else []
+    return f"{line} By magnitude: {'; '.join(sizes)}." if sizes else line
 
 
 def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:

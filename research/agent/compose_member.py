@@ -186,7 +186,17 @@ def compose_magnitude_count(c: Composer, passages: list[dict[str, Any]]) -> bool
         return False
     # The table holding the magnitude asked; else the first with a magnitude column (none voted for it).
     passage, table = next(((p, t) for p, t in tables if t.with_extra(asked.group(1))), tables[0])
-    magnitudes = list(dict.fromkeys([asked.group(1), *(r.extra for r in table.rows if r.extra)]))
+    told = magnitude_counts(c, passage, table, first=asked.group(1))
+    c.parts.append(f"In {document_name(passage)}, {told[0]}; {'; '.join(told[1:]) or 'no other magnitude'}.")
+    c.parts.append(f"“{table.text}” {c.cite(passage, table.text)}")
+    return True
+
+
+def magnitude_counts(c: Composer, passage: dict[str, Any], table: VoteTable, first: str = "") -> list[str]:
+    """ "4 members voted for 35 basis points (…)" for each magnitude of the table's magnitude column,
+    ``first`` first, each count a table claim the verifier re-counts ([] without such a column)."""
+    column = [r.extra for r in table.rows if r.extra]
+    magnitudes = list(dict.fromkeys([first, *column] if first else column))
     told = []
     for magnitude in magnitudes:
         names = table.with_extra(magnitude)
@@ -197,6 +207,4 @@ def compose_magnitude_count(c: Composer, passages: list[dict[str, Any]]) -> bool
         size = c.quote_claim(passage, magnitude, "basis points", "magnitude") if names else f"{magnitude} basis points"
         members = "member" if len(names) == 1 else "members"
         told.append(f"{n} {members} voted for {size}" + (f" ({join_names(names)})" if names else ""))
-    c.parts.append(f"In {document_name(passage)}, {told[0]}; {'; '.join(told[1:]) or 'no other magnitude'}.")
-    c.parts.append(f"“{table.text}” {c.cite(passage, table.text)}")
-    return True
+    return told

@@ -92,3 +92,20 @@ def test_the_verifier_recounts_a_magnitude_by_its_own_reading_of_the_table() -> 
     assert check_claim(wrong, {}, {61: TABLE}, _no_bars, {}) == "c1: re-counting the table gives 4, the claim says '6'"
     shown_wrong = {**claim, "display": "four"}
     assert check_claim(shown_wrong, {}, {61: TABLE}, _no_bars, {}) is not None
+
+
+def test_the_vote_line_gives_a_unanimous_votes_split_by_magnitude() -> None:
+    from research.agent.compose_docs import _vote_line
+
+    c = Composer("What was the vote in August 2019?")
+    (table,) = vote_tables(TABLE)
+    line = _vote_line(c, PASSAGE, table)
+    checked = verify_answer(line, c.claims, question=c.question, outputs={}, chunk_texts={61: TABLE}, citations=[])
+    assert checked["status"] == "verified", checked["problems"]
+    assert render_text(line, c.claims).endswith(
+        "(unanimous). By magnitude: 2 members voted for 25 basis points (Dr. Chetan Ghate and Dr. Pami Dua); "
+        f"4 members voted for 35 basis points ({FOUR})."
+    )
+    # One magnitude for all (or none at all) is no split to tell.
+    same = vote_tables(TABLE.replace("Yes 25", "Yes 35"))[0]
+    assert "By magnitude" not in _vote_line(Composer("What was the vote?"), PASSAGE, same)
