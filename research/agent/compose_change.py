@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.formatting import percent
 from research.agent.anchors import own_levels
-from research.agent.compose_revision import POINTS_UNIT
-from research.agent.compose_statements import calc_ref
+from research.agent.compose_revision import points_change
 from research.agent.composer import Composer, document_name
 from research.agent.evidence import about_other_meeting
 from research.agent.levels import projects_now
@@ -49,12 +47,7 @@ def compose_projection_change(c: Composer, u: Understanding, passages: list[dict
     memo = {"metric": metric.key, "target": target, "answers": True}
     refs = [c.quote_claim(cand.passage, found[1], "per cent", metric.label, **memo) for cand, found in chosen]
     earlier, later = chosen[0][1][1], chosen[-1][1][1]  # the figures as the sentences write them
-    places = max(len(f.partition(".")[2]) for f in (earlier, later)) or 1
-
-    def shown(value: float) -> str:
-        return percent(value, signed=True, digits=places, unit=POINTS_UNIT)
-
-    change = calc_ref(c, f"{later} - {earlier}", f"change in the {metric.label} projection", shown)
+    change = points_change(c, earlier, later, f"change in the {metric.label} projection")
     if change is None:
         return False
     said = "; ".join(f"{ref} in {document_name(cand.passage)}" for ref, (cand, _f) in zip(refs, chosen, strict=True))

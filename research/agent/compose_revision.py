@@ -48,8 +48,15 @@ def _revises_asked(before: str, u: Understanding) -> bool:
     return all(mentions(clause, t) for t in u.targets)
 
 
-def _decimals(figure: str) -> int:
-    return len(figure.split(".", 1)[1]) if "." in figure else 0
+def points_change(c: Composer, earlier: str, later: str, label: str) -> tuple[str, float] | None:
+    """``later - earlier`` of two per-cent figures as the passages write them: a calc claim shown in
+    percentage points, to as many decimals as the figures (at least one)."""
+    places = max(len(f.partition(".")[2]) for f in (earlier, later)) or 1
+
+    def shown(value: float) -> str:
+        return percent(value, signed=True, digits=places, unit=POINTS_UNIT)
+
+    return calc_ref(c, f"{later} - {earlier}", label, shown)
 
 
 def compose_revision(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
@@ -82,12 +89,7 @@ def compose_revision(c: Composer, u: Understanding, passages: list[dict[str, Any
     memo = {"metric": metric.key, "target": ", ".join(t.label for t in u.targets), "answers": True}
     was = c.quote_claim(p, before, "per cent", f"{metric.label} (before)", **memo, primary=False)
     now = c.quote_claim(p, after, "per cent", metric.label, **memo, primary=True)
-    places = max(_decimals(before), _decimals(after), 1)
-
-    def shown(value: float) -> str:
-        return percent(value, signed=True, digits=places, unit=POINTS_UNIT)
-
-    change = calc_ref(c, f"{after} - {before}", f"revision of the {label}", shown)
+    change = points_change(c, before, after, f"revision of the {label}")
     when = " ".join(m.group("when").split())
     way = {"cut": " down", "raised": " up"}.get(move, "")
     said = f"the {label} was revised{way} from {was}{f' ({when})' if when else ''} to {now}"
