@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from research.ingest.parsers import Page
 
@@ -30,6 +30,9 @@ class ChunkDraft:
     section: str
     text: str
     token_count: int
+    # The text's word pieces as the embedding model reads them (its sentences' pieces in order: BERT
+    # word pieces never span whitespace), handed to the model so that it does not tokenize again.
+    pieces: list[int] = field(default_factory=list)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -52,65 +55,69 @@ def _section_label(sections: list[str]) -> str:
     return f"{distinct[0]} – {distinct[-1]}"[:120]
 
 
-def _draft(page: Page, window: list[tuple[str, str, int]]) -> ChunkDraft:
+def _draft(page: Page, window: list[tuple[str, str, list[int]]]) -> ChunkDraft:
+    pieces = [piece for _, _, ids in window for piece in ids]
     return ChunkDraft(
         page_number=page.number,
         page_label=page.label,
         section=_section_label([s for _, s, _ in window]),
         text=" ".join(t for t, _, _ in window),
-        token_count=sum(n for _, _, n in window),
+        token_count=len(pieces),
+        pieces=pieces,
     )
 
 
 def chunk_pages(
     pages: Sequence[Page],
     *,
-    count_tokens: Callable[[Sequence[str]], list[int]],
+    word_pieces: Callable[[Sequence[str]], list[list[int]]],
     max_tokens: int,
     overlap: int,
 ) -> list[ChunkDraft]:
     drafts: list[ChunkDraft] = []
-    # (sentence, section) of each page; every sentence of the file is counted in one call (the
+    # (sentence, section) of each page; every sentence of the file is tokenized in one call (the
     # tokenizer's batch runs on all cores: parsing and chunking the ingestion bench's 7 files took
     # 0.49 s counted page by page, 0.33 s at once).
     page_units = [
         [(sentence, paragraph.section) for paragraph in page.paragraphs for sentence in split_sentences(paragraph.text)]
         for page in pages
     ]
-    all_counts = iter(count_tokens([text for units in page_units for text, _ in units]))
+    all_pieces = iter(word_pieces([text for units in page_units for text, _ in units]))
     for page, units in zip(pages, page_units, strict=True):
         if not units:
             continue
-        counts = [next(all_counts) for _ in units]
-        # Split the rare over-long sentence at word boundaries into pieces that fit.
-        fitted: list[tuple[str, str, int]] = []
-        for (text, section), n in zip(units, counts, strict=True):
-            if n <= max_tokens:
-                fitted.append((text, section, n))
+        tokenized = [next(all_pieces) for _ in units]
+        # Split the rare over-long sentence at word boundaries into parts that fit.
+        fitted: list[tuple[str, str, list[int]]] = []
+        for (text, section), ids in zip(units, tokenized, strict=True):
+            if len(ids) <= max_tokens:
+                fitted.append((text, section, ids))
                 continue
             words = text.split()
-            per_piece = max(1, int(len(words) * max_tokens / n * 0.9))
-            pieces = [" ".join(words[i : i + per_piece]) for i in range(0, len(words), per_piece)]
-            for piece, m in zip(pieces, count_tokens(pieces), strict=True):
-                fitted.append((piece, section, m))
-        window: list[tuple[str, str, int]] = []
+            per_part = max(1, int(len(words) * max_tokens / len(ids) * 0.9))
+            parts = [" ".join(words[i : i + per_part]) for i in range(0, len(words), per_part)]
+            for part, part_ids in zip(parts, word_pieces(parts), strict=True):
+                fitted.append((part, section, part_ids))
+        window: list[tuple[str, str, list[int]]] = []
         size = 0
         fresh = 0  # sentences in the window that no earlier chunk contains
 
         for unit in fitted:
-            # BERT word pieces never span whitespace, so a joined chunk counts the sum of its parts.
-            if window and size + unit[2] > max_tokens:
+            # BERT word pieces never span whitespace, so a joined chunk is its parts' pieces in order.
+            n = len(unit[2])
+            if window and size + n > max_tokens:
                 drafts.append(_draft(page, window))
-                carried: list[tuple[str, str, int]] = []
+                carried: list[tuple[str, str, list[int]]] = []
                 carried_size = 0
                 for previous in reversed(window):
-                    if carried_size + previous[2] > overlap or carried_size + previous[2] + unit[2] > max_tokens:
+                    m = len(previous[2])
+                    if carried_size + m > overlap or carried_size + m + n > max_tokens:
                         break
                     carried.insert(0, previous)
-                    carried_size += previous[2]
+                    carried_size += m
                 window, size, fresh = carried, carried_size, 0
             window.append(unit)
-            size += unit[2]
+            size += n
             fresh += 1
         if window and fresh:
             drafts.append(_draft(page, window))

@@ -38,7 +38,7 @@ def parse_and_chunk(
     max_tokens = min(settings.RESEARCH_CHUNK_TOKENS, embedder.max_tokens - 2)  # [CLS] and [SEP]
     drafts = chunk_pages(
         pages,
-        count_tokens=embedder.count_tokens,
+        word_pieces=embedder.word_pieces,
         max_tokens=max_tokens,
         overlap=settings.RESEARCH_CHUNK_OVERLAP,
     )
@@ -67,10 +67,15 @@ def embedding_steps(count: int) -> list[tuple[int, int]]:
 
 
 def embed_ahead(
-    texts: Sequence[str], *, progress: Progress | None = None, on_last_step: Callable[[], None] | None = None
+    texts: Sequence[str],
+    *,
+    pieces: Sequence[Sequence[int]] | None = None,
+    progress: Progress | None = None,
+    on_last_step: Callable[[], None] | None = None,
 ) -> Generator[tuple[int, np.ndarray], None, None]:
     """Yield ``(start, vectors)`` for each of :func:`embedding_steps`, in order,
-    while a background thread embeds the next step (the model runs outside the GIL).
+    while a background thread embeds the next step (the model runs outside the GIL). ``pieces``:
+    each text's word pieces (the chunker's), which the model then reads instead of tokenizing.
 
     From that thread, ``progress`` is called after each step with the fraction 0.15–1.0 of the
     file's work, and ``on_last_step`` as the last of two or more steps starts (the caller may
@@ -102,7 +107,7 @@ def embed_ahead(
                 if hit is not None:
                     vectors = hit[start:done]
                 else:
-                    vectors = embedder.embed(list(texts[start:done]))
+                    vectors = embedder.embed(list(texts[start:done]), None if pieces is None else pieces[start:done])
                     parts.append(vectors)
                 if progress is not None:
                     progress(0.15 + 0.85 * done / len(texts), f"Embedded {done} of {len(texts)} passages")
@@ -133,5 +138,6 @@ def build_chunks(
 ) -> tuple[list[Page], list[ChunkDraft], np.ndarray]:
     """Parse, chunk and embed a whole file (for callers that store nothing as they go)."""
     pages, drafts = parse_and_chunk(kind, data, progress=progress)
-    parts = [vectors for _start, vectors in embed_ahead([d.text for d in drafts], progress=progress)]
+    texts, pieces = [d.text for d in drafts], [d.pieces for d in drafts]
+    parts = [vectors for _start, vectors in embed_ahead(texts, pieces=pieces, progress=progress)]
     return pages, drafts, np.vstack(parts)

@@ -46,8 +46,9 @@ def store_passages(
         with database_yields_to_model() as give_back, model_threads_get_the_gil_sooner():
             # As the model starts its last step, the writes still queued get full priority, to
             # end beside it: this thread may then still be writing an earlier step.
-            texts = [d.text for d in drafts]
-            for start, vectors in pipeline.embed_ahead(texts, progress=report, on_last_step=give_back):
+            texts, pieces = [d.text for d in drafts], [d.pieces for d in drafts]
+            steps = pipeline.embed_ahead(texts, pieces=pieces, progress=report, on_last_step=give_back)
+            for start, vectors in steps:
                 if rows is None:  # while the model embeds the next step; linked by ordinal until stored
                     rows = statement_rows_build(document_id, pages, drafts, range(len(drafts)))
                 added += _write_step(document_id, drafts[start : start + len(vectors)], start, vectors)

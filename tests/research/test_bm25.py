@@ -33,7 +33,7 @@ QUERIES = [
 def texts() -> list[str]:
     embedder = get_embedder()
     pages = parse("pdf", MPC_AUG_2024.read_bytes()) + parse_text(annual_report_excerpt())
-    chunks = chunk_pages(pages, count_tokens=embedder.count_tokens, max_tokens=200, overlap=40)
+    chunks = chunk_pages(pages, word_pieces=embedder.word_pieces, max_tokens=200, overlap=40)
     return [c.text for c in chunks]
 
 

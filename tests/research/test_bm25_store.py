@@ -29,7 +29,7 @@ from tests.research.test_bm25 import QUERIES
 def rows() -> list[tuple[int, int, str]]:
     """(chunk id, document id, text) of real RBI passages; ids with gaps, three documents."""
     pages = parse("pdf", MPC_AUG_2024.read_bytes()) + parse_text(annual_report_excerpt())
-    chunks = chunk_pages(pages, count_tokens=get_embedder().count_tokens, max_tokens=200, overlap=40)
+    chunks = chunk_pages(pages, word_pieces=get_embedder().word_pieces, max_tokens=200, overlap=40)
     return [(10 + 3 * i, 1 + i % 3, c.text) for i, c in enumerate(chunks)]
 
 

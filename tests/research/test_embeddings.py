@@ -33,7 +33,7 @@ def rbi_texts(torch_embedder: MiniLMEmbedder) -> list[str]:
     """Real chunks of the August 2024 minutes as ingestion makes them, a short query, and whole
     annual-report pages far longer than the model's 256-token window."""
     pages: list[Page] = parse("pdf", MPC_AUG_2024.read_bytes())
-    chunks = chunk_pages(pages[:6], count_tokens=torch_embedder.count_tokens, max_tokens=200, overlap=40)
+    chunks = chunk_pages(pages[:6], word_pieces=torch_embedder.word_pieces, max_tokens=200, overlap=40)
     long_pages = [p for p in ANNUAL_REPORT.read_text().split("\f")[46:80] if len(p) > 3000][:3]
     return ["repo rate decision", *[c.text for c in chunks[:24]], *long_pages]
 
@@ -114,10 +114,10 @@ def _record_batches(
     runs: list[tuple[int, int, float, float]] = []
     inner = embedder._embed_batch
 
-    def recorded(texts: list[str]) -> np.ndarray:
+    def recorded(encoded: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         began = time.perf_counter()
-        vectors = inner(texts)
-        runs.append((threading.get_ident(), len(texts), began, time.perf_counter()))
+        vectors = inner(encoded)
+        runs.append((threading.get_ident(), len(encoded[0]), began, time.perf_counter()))
         return vectors
 
     monkeypatch.setattr(embedder, "_embed_batch", recorded)

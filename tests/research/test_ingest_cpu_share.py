@@ -73,9 +73,9 @@ def test_ingestion_writes_at_the_lowest_priority_until_the_model_starts_its_last
     embedder = get_embedder()
     real = embedder.embed
 
-    def watched(texts: Sequence[str]) -> Any:
+    def watched(texts: Sequence[str], pieces: Any = None) -> Any:
         nice_at_each_embed.append(cpu_share.backend_nice(pid))  # read from the embedding thread
-        return real(texts)
+        return real(texts, pieces)
 
     monkeypatch.setattr(embedder, "embed", watched)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))
@@ -223,9 +223,9 @@ def test_ingestion_embeds_while_the_gil_changes_hands_sooner(
     embedder = get_embedder()
     real = embedder.embed
 
-    def watched(texts: Sequence[str]) -> Any:
+    def watched(texts: Sequence[str], pieces: Any = None) -> Any:
         seen.append(sys.getswitchinterval())
-        return real(texts)
+        return real(texts, pieces)
 
     monkeypatch.setattr(embedder, "embed", watched)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(60))

@@ -98,9 +98,9 @@ def test_the_last_step_is_announced_from_the_embedding_thread_before_it_is_embed
     real = embedder.embed
     events: list[tuple[str, str]] = []
 
-    def watched(texts: list[str]) -> Any:
+    def watched(texts: list[str], pieces: Any = None) -> Any:
         events.append(("embed", texts[0]))
-        return real(texts)
+        return real(texts, pieces)
 
     monkeypatch.setattr(embedder, "embed", watched)
 

@@ -137,7 +137,7 @@ def test_sentence_splitter_respects_abbreviations() -> None:
 
 def test_chunks_fit_the_model_overlap_and_keep_sentences_whole(mpc_pages: list[Page]) -> None:
     embedder = get_embedder()
-    chunks = chunk_pages(mpc_pages, count_tokens=embedder.count_tokens, max_tokens=200, overlap=40)
+    chunks = chunk_pages(mpc_pages, word_pieces=embedder.word_pieces, max_tokens=200, overlap=40)
     assert len(chunks) > 14
     # The stored count is the model's word pieces, counted again by an independent implementation
     # of BERT's WordPiece over the model's vocab.txt (tests/research/wordpiece.py), not by the
@@ -168,15 +168,15 @@ def test_a_whole_file_is_counted_in_one_tokenizer_call(mpc_pages: list[Page]) ->
     embedder = get_embedder()
     calls: list[int] = []
 
-    def counting(texts: Sequence[str]) -> list[int]:
+    def counting(texts: Sequence[str]) -> list[list[int]]:
         calls.append(len(texts))
-        return embedder.count_tokens(texts)
+        return embedder.word_pieces(texts)
 
     pages = [*mpc_pages[:3], Page(number=90, label="90", paragraphs=[]), *mpc_pages[3:]]
-    whole = chunk_pages(pages, count_tokens=counting, max_tokens=200, overlap=40)
+    whole = chunk_pages(pages, word_pieces=counting, max_tokens=200, overlap=40)
     assert len(calls) == 1
     one_by_one = [
-        c for page in pages for c in chunk_pages([page], count_tokens=embedder.count_tokens, max_tokens=200, overlap=40)
+        c for page in pages for c in chunk_pages([page], word_pieces=embedder.word_pieces, max_tokens=200, overlap=40)
     ]
     assert whole == one_by_one
     assert [len(wordpiece.tokenize(c.text)) for c in whole] == [c.token_count for c in whole]
