@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any
 
 from research.agent.anchors import anchor, anchor_figure, own_levels
@@ -25,6 +26,7 @@ from research.agent.compose_change import compose_projection_change
 from research.agent.compose_decision import decision_line, each_meeting, level_memo, meetings_of_year
 from research.agent.compose_drivers import compose_drivers
 from research.agent.compose_member import (
+    asks_magnitude_count,
     compose_magnitude_count,
     compose_member,
     compose_member_vote,
@@ -119,7 +121,7 @@ def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
     return f"{line} By magnitude: {'; '.join(sizes)}." if sizes else line
 
 
-def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
+def _direct_line(c: Composer, ev: Evidence, u: Understanding, *, vote: bool = True) -> str | None:
     lines: list[str] = []
     figure_asked = u.aspects & {"change", "level"}
     for cand in ev.chosen:
@@ -135,9 +137,26 @@ def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
             return None
         line = verdict(c.question, decision[1]) + decision[0] if decision else None
         lines.append(line or _level_line(c, cand, u, memo) or "")
-    if ev.table is not None:
+    if ev.table is not None and vote:
         lines.append(_vote_line(c, *ev.table))
     return " ".join(x for x in lines if x) or None
+
+
+def _level_lead(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> Callable[[], None] | None:
+    """ "What was the repo rate after the August 2019 meeting and how many members voted for 35 basis
+    points?": the rate's line and its sentence, which the magnitude counts follow (None when the
+    question asks no level beside the count)."""
+    if "level" not in u.aspects or not asks_magnitude_count(c.question):
+        return None
+
+    def lead() -> None:
+        ev = choose(c.question, u, passages)
+        line = _direct_line(c, ev, u, vote=False) if ev is not None else None
+        if ev is not None and line:
+            c.parts.append(line)
+            _quote_evidence(c, dataclasses.replace(ev, table=None))  # the vote table is quoted with the counts
+
+    return lead
 
 
 def _quote_evidence(c: Composer, ev: Evidence) -> None:
@@ -220,7 +239,7 @@ def compose_documents(c: Composer, key: str, out: dict[str, Any]) -> None:
         return  # "Why did Prof. Varma vote for a cut?": the member's own statement
     if compose_member_vote(c, passages):
         return  # "Did Prof. Varma vote to cut the rate?": yes or no from how the minutes say the member voted
-    if compose_magnitude_count(c, passages):
+    if compose_magnitude_count(c, passages, lead=_level_lead(c, u, passages)):
         return  # "How many members voted for 35 basis points …?": the magnitude column
     if compose_vote_count(c, passages):
         return  # "How many members voted for a rate cut?": the side of the vote table that did, named

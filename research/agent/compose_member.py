@@ -16,6 +16,7 @@ Pure: passages in, answer parts out.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from research.agent.composer import Composer, document_name
@@ -168,11 +169,18 @@ def compose_vote_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
 _MAGNITUDE_ASKED = re.compile(r"\bhow many\b[^?]*\bvot\w*\b[^?]*?\b(\d+(?:\.\d+)?)\s*(?:basis points?|bps)\b", re.I)
 
 
-def compose_magnitude_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
+def asks_magnitude_count(question: str) -> bool:
+    return _MAGNITUDE_ASKED.search(question) is not None
+
+
+def compose_magnitude_count(
+    c: Composer, passages: list[dict[str, Any]], lead: Callable[[], None] | None = None
+) -> bool:
     """The members of the rate's vote table whose magnitude column (August 2019: "Magnitude of
     policy repo rate reduction (basis points)") reads the magnitude asked, counted (re-counted by the
     verifier) and named, then each other magnitude's; ``False`` when the question asks no magnitude
-    or no such table holds it."""
+    or no such table holds it. ``lead`` puts the answer to the rest of the question first ("Policy
+    repo rate: 5.40 per cent …" and its sentence), once the table is found."""
     asked = _MAGNITUDE_ASKED.search(c.question)
     if asked is None:
         return False
@@ -186,6 +194,8 @@ def compose_magnitude_count(c: Composer, passages: list[dict[str, Any]]) -> bool
         return False
     # The table holding the magnitude asked; else the first with a magnitude column (none voted for it).
     passage, table = next(((p, t) for p, t in tables if t.with_extra(asked.group(1))), tables[0])
+    if lead is not None:
+        lead()
     told = magnitude_counts(c, passage, table, first=asked.group(1))
     c.parts.append(f"In {document_name(passage)}, {told[0]}; {'; '.join(told[1:]) or 'no other magnitude'}.")
     c.parts.append(f"“{table.text}” {c.cite(passage, table.text)}")

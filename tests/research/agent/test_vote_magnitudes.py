@@ -109,3 +109,36 @@ def test_the_vote_line_gives_a_unanimous_votes_split_by_magnitude() -> None:
     # One magnitude for all (or none at all) is no split to tell.
     same = vote_tables(TABLE.replace("Yes 25", "Yes 35"))[0]
     assert "By magnitude" not in _vote_line(Composer("What was the vote?"), PASSAGE, same)
+
+
+RESOLUTION = (
+    "Monetary Policy Committee (MPC) at its meeting today (August 7, 2019) decided to: reduce the policy repo rate "
+    "under the liquidity adjustment facility (LAF) by 35 basis points (bps) from 5.75 per cent to 5.40 per cent with "
+    "immediate effect."
+)  # p. 1, read from the PDF
+
+
+def test_a_rate_asked_beside_the_count_is_answered_first_from_the_resolution() -> None:
+    """It had gone to a reviewer with the counts alone ("not answered: level")."""
+    from research.agent.compose_docs import compose_documents
+    from research.agent.understand import understand
+
+    question = "What was the repo rate after the August 2019 meeting and how many members voted for 35 basis points?"
+    first_page = {**PASSAGE, "chunk_id": 57, "text": RESOLUTION, "page": "1", "page_number": 1,
+                  "citation": "RBI MPC Minutes, August 2019, p. 1", "url": "/research/documents/9/?page=1"}  # fmt: skip
+    c = Composer(question)
+    compose_documents(
+        c, "rag_search", {"passages": [first_page, PASSAGE], "understanding": understand(question, []).as_dict()}
+    )
+    assert c.outcome != "escalate"
+    checked = verify_answer(
+        c.draft, c.claims, question=question, outputs={}, chunk_texts={57: RESOLUTION, 61: TABLE}, citations=c.citations
+    )
+    assert checked["status"] == "verified", checked["problems"]
+    text = render_text(c.draft, c.claims)
+    assert text.startswith("Policy repo rate: 5.40 per cent, according to RBI MPC Minutes, August 2019.")
+    assert "[Source: RBI MPC Minutes, August 2019, p. 1]" in text
+    assert text.index("5.40 per cent") < text.index(f"4 members voted for 35 basis points ({FOUR})")
+    assert text.endswith("[Source: RBI MPC Minutes, August 2019, p. 6]")
+    # Asked alone, the count is not preceded by a rate.
+    assert _answer("How many members voted for 35 basis points in August 2019?").startswith("In RBI MPC Minutes")  # type: ignore[union-attr]
