@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import cast
 
 import numpy as np
@@ -95,26 +95,11 @@ def embed_ahead(
 
     def work() -> None:
         try:
-            embedder = get_embedder()
-            # The whole file's texts are the cache key (as embed_cache.embed_texts keys them); a
-            # list holding a non-text is not looked up, so the model reports it at its own step.
-            hit = cached_vectors(embedder, texts) if all(isinstance(t, str) for t in texts) else None
-            parts = []
-            steps = embedding_steps(len(texts))
-            for start, done in steps:
-                if on_last_step is not None and len(steps) > 1 and start == steps[-1][0]:
-                    on_last_step()
-                if hit is not None:
-                    vectors = hit[start:done]
-                else:
-                    vectors = embedder.embed(list(texts[start:done]), None if pieces is None else pieces[start:done])
-                    parts.append(vectors)
+            for start, done, vectors in _vectors_by_step(texts, pieces, on_last_step):
                 if progress is not None:
                     progress(0.15 + 0.85 * done / len(texts), f"Embedded {done} of {len(texts)} passages")
                 if not hand_over((start, vectors)):
                     return
-            if hit is None and parts:
-                store_vectors(embedder, texts, np.vstack(parts))
             hand_over(_DONE)
         except BaseException as exc:  # handed to the consumer, raised there
             hand_over(exc)
@@ -131,6 +116,32 @@ def embed_ahead(
     finally:
         stop.set()
         thread.join()
+
+
+def _vectors_by_step(
+    texts: Sequence[str], pieces: Sequence[Sequence[int]] | None, on_last_step: Callable[[], None] | None
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """``(start, end, vectors)`` of each of :func:`embedding_steps`: from the embedding cache when it
+    holds the whole file, else from the model (reading ``pieces`` when given), the file's vectors
+    stored in the cache once all are embedded. ``on_last_step`` is called as the last of two or more
+    steps starts."""
+    embedder = get_embedder()
+    # The whole file's texts are the cache key (as embed_cache.embed_texts keys them); a list
+    # holding a non-text is not looked up, so the model reports it at its own step.
+    hit = cached_vectors(embedder, texts) if all(isinstance(t, str) for t in texts) else None
+    parts = []
+    steps = embedding_steps(len(texts))
+    for start, done in steps:
+        if on_last_step is not None and len(steps) > 1 and start == steps[-1][0]:
+            on_last_step()
+        if hit is not None:
+            yield start, done, hit[start:done]
+            continue
+        vectors = embedder.embed(list(texts[start:done]), None if pieces is None else pieces[start:done])
+        parts.append(vectors)
+        yield start, done, vectors
+    if hit is None and parts:
+        store_vectors(embedder, texts, np.vstack(parts))
 
 
 def build_chunks(
