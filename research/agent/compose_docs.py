@@ -121,7 +121,7 @@ def _vote_line(c: Composer, passage: dict[str, Any], table: VoteTable) -> str:
     return f"{line} By magnitude: {'; '.join(sizes)}." if sizes else line
 
 
-def _direct_line(c: Composer, ev: Evidence, u: Understanding, *, vote: bool = True) -> str | None:
+def _direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
     lines: list[str] = []
     figure_asked = u.aspects & {"change", "level"}
     for cand in ev.chosen:
@@ -137,7 +137,7 @@ def _direct_line(c: Composer, ev: Evidence, u: Understanding, *, vote: bool = Tr
             return None
         line = verdict(c.question, decision[1]) + decision[0] if decision else None
         lines.append(line or _level_line(c, cand, u, memo) or "")
-    if ev.table is not None and vote:
+    if ev.table is not None:
         lines.append(_vote_line(c, *ev.table))
     return " ".join(x for x in lines if x) or None
 
@@ -150,11 +150,13 @@ def _level_lead(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -
         return None
 
     def lead() -> None:
-        ev = choose(c.question, u, passages)
-        line = _direct_line(c, ev, u, vote=False) if ev is not None else None
-        if ev is not None and line:
+        chosen = choose(c.question, u, passages)
+        if chosen is None:
+            return
+        ev = dataclasses.replace(chosen, table=None)  # the vote table is quoted with the counts
+        if line := _direct_line(c, ev, u):
             c.parts.append(line)
-            _quote_evidence(c, dataclasses.replace(ev, table=None))  # the vote table is quoted with the counts
+            _quote_evidence(c, ev)
 
     return lead
 

@@ -44,10 +44,6 @@ class Embedder(Protocol):
         each text's :meth:`word_pieces`: the model then reads them instead of tokenizing again."""
         ...
 
-    def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        """Word pieces per text, without the special tokens the model adds."""
-        ...
-
     def word_pieces(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's word-piece ids, without the special tokens the model adds."""
         ...
@@ -107,9 +103,6 @@ class MiniLMEmbedder:
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
-
-    def count_tokens(self, texts: Sequence[str]) -> list[int]:
-        return [len(ids) for ids in self.word_pieces(texts)]
 
     def word_pieces(self, texts: Sequence[str]) -> list[list[int]]:
         if not texts:
