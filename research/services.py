@@ -275,8 +275,11 @@ def _enqueue_ingest(document_id: int) -> None:
 
 def _set_progress(document_id: int, progress: int, message: str, **fields: Any) -> None:
     # Plain UPDATEs in autocommit: a polling page sees each step as it happens.
+    documents = Document.objects.filter(pk=document_id)
+    if not fields:  # a progress line never lands on a finished document (a redelivered task's)
+        documents = documents.exclude(status__in=[Document.Status.DONE, Document.Status.FAILED])
     update = partial(
-        Document.objects.filter(pk=document_id).update,
+        documents.update,
         progress=min(100, max(0, progress)), status_message=message[:200], updated_at=timezone.now(), **fields,
     )  # fmt: skip
     if fields or connection.in_atomic_block:

@@ -1,6 +1,6 @@
 """Parse → chunk → embed for one file, reporting progress. Storage is the service's job.
 
-Embedding runs one step ahead of its consumer (:func:`embed_ahead`): while the service writes
+Embedding runs one step ahead of its consumer (:class:`EmbeddingAhead`): while the service writes
 the passages of step k into the database (and the HNSW index), a background thread is already
 embedding step k + 1, so the model is never idle waiting for the writes. Texts embedded before by
 the same model come from the embedding cache (research/retrieval/embed_cache.py) and cost no
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
+from functools import partial
 from typing import cast
 
 import numpy as np
@@ -66,56 +68,72 @@ def embedding_steps(count: int) -> list[tuple[int, int]]:
     return bounds
 
 
-def embed_ahead(
-    texts: Sequence[str],
-    *,
-    pieces: Sequence[Sequence[int]] | None = None,
-    progress: Progress | None = None,
-    on_last_step: Callable[[], None] | None = None,
-) -> Generator[tuple[int, np.ndarray], None, None]:
-    """Yield ``(start, vectors)`` for each of :func:`embedding_steps`, in order,
-    while a background thread embeds the next step (the model runs outside the GIL). ``pieces``:
-    each text's word pieces (the chunker's), which the model then reads instead of tokenizing.
+class EmbeddingAhead(Iterator[tuple[int, np.ndarray]]):
+    """Iterate ``(start, vectors)`` for each of :func:`embedding_steps`, in order, while a
+    background thread embeds the next step (the model runs outside the GIL). ``pieces``: each
+    text's word pieces (the chunker's), which the model then reads instead of tokenizing.
 
-    From that thread, ``progress`` is called after each step with the fraction 0.15–1.0 of the
-    file's work, and ``on_last_step`` as the last of two or more steps starts (the caller may
-    still be writing an earlier one). Its error is raised here; closing early stops it."""
-    # The model runs ahead of slow writes by a few steps, not a whole file.
-    out: queue.Queue[object] = queue.Queue(maxsize=settings.RESEARCH_EMBED_AHEAD_STEPS)
-    stop = threading.Event()
+    The thread starts at once, so the caller's own preparations (locks, deletions) run while the
+    first step is embedded; :meth:`close` stops it (use ``contextlib.closing``). From that thread,
+    ``progress`` is called after each step with the fraction 0.15–1.0 of the file's work, and
+    ``on_last_step`` as the last of two or more steps starts (the caller may still be writing an
+    earlier one). Its error is raised here."""
 
-    def hand_over(item: object) -> bool:
-        while not stop.is_set():
+    def __init__(
+        self,
+        texts: Sequence[str],
+        *,
+        pieces: Sequence[Sequence[int]] | None = None,
+        progress: Progress | None = None,
+        on_last_step: Callable[[], None] | None = None,
+    ) -> None:
+        # The model runs ahead of slow writes by a few steps, not a whole file.
+        self._out: queue.Queue[object] = queue.Queue(maxsize=settings.RESEARCH_EMBED_AHEAD_STEPS)
+        self._stop = threading.Event()
+        work = partial(self._work, texts, pieces, progress, on_last_step)
+        self._thread = threading.Thread(target=work, name="embed-ahead", daemon=True)
+        self._thread.start()
+
+    def __next__(self) -> tuple[int, np.ndarray]:
+        item = _DONE if self._stop.is_set() else self._out.get()
+        if item is _DONE or isinstance(item, BaseException):
+            self.close()
+            if item is _DONE:
+                raise StopIteration
+            raise cast(BaseException, item)
+        return cast(tuple[int, np.ndarray], item)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _hand_over(self, item: object) -> bool:
+        while not self._stop.is_set():
             try:
-                out.put(item, timeout=0.1)
+                self._out.put(item, timeout=0.1)
                 return True
             except queue.Full:
                 continue
         return False
 
-    def work() -> None:
+    def _work(
+        self,
+        texts: Sequence[str],
+        pieces: Sequence[Sequence[int]] | None,
+        progress: Progress | None,
+        on_last_step: Callable[[], None] | None,
+    ) -> None:
         try:
             for start, done, vectors in _vectors_by_step(texts, pieces, on_last_step):
                 if progress is not None:
                     progress(0.15 + 0.85 * done / len(texts), f"Embedded {done} of {len(texts)} passages")
-                if not hand_over((start, vectors)):
+                if not self._hand_over((start, vectors)):
                     return
-            hand_over(_DONE)
+            self._hand_over(_DONE)
         except BaseException as exc:  # handed to the consumer, raised there
-            hand_over(exc)
+            self._hand_over(exc)
         finally:
             connections.close_all()  # this thread's own connection, if ``progress`` used one
-
-    thread = threading.Thread(target=work, name="embed-ahead", daemon=True)
-    thread.start()
-    try:
-        while (item := out.get()) is not _DONE:
-            if isinstance(item, BaseException):
-                raise item
-            yield cast(tuple[int, np.ndarray], item)
-    finally:
-        stop.set()
-        thread.join()
 
 
 def _vectors_by_step(
@@ -150,5 +168,6 @@ def build_chunks(
     """Parse, chunk and embed a whole file (for callers that store nothing as they go)."""
     pages, drafts = parse_and_chunk(kind, data, progress=progress)
     texts, pieces = [d.text for d in drafts], [d.pieces for d in drafts]
-    parts = [vectors for _start, vectors in embed_ahead(texts, pieces=pieces, progress=progress)]
+    with closing(EmbeddingAhead(texts, pieces=pieces, progress=progress)) as steps:
+        parts = [vectors for _start, vectors in steps]
     return pages, drafts, np.vstack(parts)

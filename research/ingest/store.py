@@ -3,7 +3,8 @@ rows and the corpus version (and its BM25 index) that go with them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from functools import cache
 
 import numpy as np
@@ -19,7 +20,7 @@ from research.ingest.metadata import fill_missing_metadata
 from research.ingest.parsers import Page
 from research.ingest.statement_rows import statement_rows_build
 from research.models import Chunk, Document, StatementRow
-from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
+from research.retrieval.bm25 import ChunkChanges, StagedVersion, corpus_version_publish, corpus_version_stage
 
 # Key space of pg_advisory_xact_lock(key, document id) for ingestion runs.
 _INGEST_LOCK = 0x1D0C
@@ -31,29 +32,25 @@ def store_passages(
     """Embed and store the passages in one transaction: each step is written while the next one
     is being embedded (the model is the bottleneck, so writes no longer add to it). The corpus
     version is bumped — and the shared BM25 index for it published — in the same transaction."""
+    texts, pieces = [d.text for d in drafts], [d.pieces for d in drafts]
     with transaction.atomic():
-        # Two runs of one document (a redelivered task) take turns; the document row itself is
-        # not locked until the end, because the embedding thread keeps writing progress to it.
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_INGEST_LOCK, document_id])
-        if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
-            return Document.objects.get(pk=document_id)
-        stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
-        StatementRow.objects.filter(document_id=document_id).delete()
-        Chunk.objects.filter(id__in=stale).delete()
-        added: list[int] = []
-        rows: list[StatementRow] | None = None
-        with database_yields_to_model() as give_back, model_threads_get_the_gil_sooner():
-            # As the model starts its last step, the writes still queued get full priority, to
-            # end beside it: this thread may then still be writing an earlier step.
-            texts, pieces = [d.text for d in drafts], [d.pieces for d in drafts]
-            steps = pipeline.embed_ahead(texts, pieces=pieces, progress=report, on_last_step=give_back)
-            for start, vectors in steps:
-                if rows is None:  # while the model embeds the next step; linked by ordinal until stored
-                    rows = statement_rows_build(document_id, pages, drafts, range(len(drafts)))
-                added += _write_step(document_id, drafts[start : start + len(vectors)], start, vectors)
-        # The statement tables' rows, beside the passages that hold them (same transaction).
-        StatementRow.objects.bulk_create(_linked(rows or [], added), batch_size=1000)
+        with (
+            database_yields_to_model() as give_back,
+            model_threads_get_the_gil_sooner(),
+            # The model starts on the first step before this thread locks and clears anything. As
+            # it starts its last step, the writes still queued get full priority, to end beside it.
+            closing(pipeline.EmbeddingAhead(texts, pieces=pieces, progress=report, on_last_step=give_back)) as steps,
+        ):
+            # Two runs of one document (a redelivered task) take turns; the document row itself is
+            # not locked until the end, because the embedding thread keeps writing progress to it.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_INGEST_LOCK, document_id])
+            if Document.objects.filter(pk=document_id, status=Document.Status.DONE).exists():
+                return Document.objects.get(pk=document_id)
+            stale = list(Chunk.objects.filter(document_id=document_id).values_list("id", flat=True))
+            StatementRow.objects.filter(document_id=document_id).delete()
+            Chunk.objects.filter(id__in=stale).delete()
+            staged = _write_steps(document_id, pages, drafts, steps, stale)
         locked = Document.objects.select_for_update().get(pk=document_id)
         fill_missing_metadata(locked, pages)
         locked.status = Document.Status.DONE
@@ -65,15 +62,61 @@ def store_passages(
         locked.chunk_count = len(drafts)
         locked.ingested_at = timezone.now()
         locked.save()
-        corpus_version_bump(ChunkChanges(added=added, removed=stale))
+        corpus_version_publish(staged)
     return locked
 
 
-def _write_step(document_id: int, drafts: Sequence[ChunkDraft], start: int, vectors: np.ndarray) -> list[int]:
-    """Store one step's passages (``drafts``, from ordinal ``start``); their new chunk ids."""
-    created = Chunk.objects.bulk_create(
+def _write_steps(
+    document_id: int,
+    pages: Sequence[Page],
+    drafts: Sequence[ChunkDraft],
+    steps: Iterator[tuple[int, np.ndarray]],
+    stale: Sequence[int],
+) -> StagedVersion:
+    """Write each step's passages as its vectors come, and the statement rows; build the next
+    corpus version (staged, for the caller to publish) while the model embeds the last step.
+
+    The chunk ids are taken first, so that everything but the last step's passages (the
+    statement rows, the BM25 version built from the texts) is written before the model is done,
+    not after it. Foreign keys are checked at commit."""
+    ids = _chunk_ids_ahead(len(drafts))
+    bounds = pipeline.embedding_steps(len(drafts))
+    last_start = bounds[-1][0] if bounds else 0
+    statement_rows: list[StatementRow] | None = None
+
+    def write_ahead_of_last_step(unwritten: int) -> StagedVersion:
+        StatementRow.objects.bulk_create(statement_rows or [], batch_size=1000)
+        rows = [(chunk_id, document_id, draft.text) for chunk_id, draft in zip(ids, drafts, strict=True)]
+        return corpus_version_stage(ChunkChanges(added=ids, removed=stale, rows=rows), unwritten=unwritten)
+
+    staged: StagedVersion | None = None
+    for start, vectors in steps:
+        if statement_rows is None:  # while the model embeds the next step
+            statement_rows = statement_rows_build(document_id, pages, drafts, ids)
+        end = start + len(vectors)
+        _write_step(document_id, drafts[start:end], ids[start:end], start, vectors)
+        if end == last_start:  # the model is on the last step now
+            staged = write_ahead_of_last_step(len(drafts) - end)
+    return staged or write_ahead_of_last_step(0)  # a file of one step
+
+
+def _chunk_ids_ahead(count: int) -> list[int]:
+    """``count`` new chunk ids, ascending, from the table's own sequence."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence('research_chunk', 'id')) FROM generate_series(1, %s)", [count]
+        )
+        return sorted(int(row[0]) for row in cursor.fetchall())
+
+
+def _write_step(
+    document_id: int, drafts: Sequence[ChunkDraft], ids: Sequence[int], start: int, vectors: np.ndarray
+) -> None:
+    """Store one step's passages: ``drafts`` under ``ids``, from ordinal ``start``."""
+    Chunk.objects.bulk_create(
         [
             Chunk(
+                id=chunk_id,
                 document_id=document_id,
                 ordinal=start + i,
                 page_number=d.page_number,
@@ -83,19 +126,10 @@ def _write_step(document_id: int, drafts: Sequence[ChunkDraft], start: int, vect
                 token_count=d.token_count,
                 embedding=ExactVectorText(vectors[i]),
             )
-            for i, d in enumerate(drafts)
+            for i, (d, chunk_id) in enumerate(zip(drafts, ids, strict=True))
         ],
         batch_size=1000,
     )
-    return [chunk.pk for chunk in created]
-
-
-def _linked(rows: list[StatementRow], chunk_ids: Sequence[int]) -> list[StatementRow]:
-    """``rows`` built with passage ordinals for chunk ids, pointed at the stored chunks."""
-    for row in rows:
-        row.chunk_id = None if row.chunk_id is None else chunk_ids[row.chunk_id]
-        row.chunk_next_id = None if row.chunk_next_id is None else chunk_ids[row.chunk_next_id]
-    return rows
 
 
 class ExactVectorText(Vector):

@@ -16,6 +16,9 @@ directory into place, and only then commits. A process reads the version number 
 (one indexed row) and, when it changed, maps that version's files — milliseconds, no rebuilding.
 When a committed version has no files (the first start after an upgrade, a machine that does not
 share the directory, files removed), the first process that needs it builds them, under the lock.
+Ingestion splits the bump in two (:func:`corpus_version_stage`, :func:`corpus_version_publish`):
+it takes its chunk ids first, so the version is built from the texts while the model embeds the
+last passages, and only published (renamed into place) once they are written.
 
 Why this form — measured at 1M passages of the shipped RBI text, three real processes, 2 shared
 cores (``make bench`` → ``research_scale``; the README has every figure and the 10k/100k rows):
@@ -53,11 +56,14 @@ __all__ = [
     "Bm25Index",
     "Bm25Params",
     "ChunkChanges",
+    "StagedVersion",
     "_Builder",
     "build_index",
     "corpus_index_rebuild",
     "corpus_version",
     "corpus_version_bump",
+    "corpus_version_publish",
+    "corpus_version_stage",
     "process_index",
     "store_root",
 ]
@@ -111,10 +117,28 @@ def _lock_corpus_state() -> int:
 
 @dataclass(frozen=True)
 class ChunkChanges:
-    """The chunk ids a transaction inserted and deleted, as the service that made them knows."""
+    """The chunk ids a transaction inserted and deleted, as the service that made them knows; and,
+    when it has them, the inserted chunks' ``(id, document id, text)``, which are then not read back."""
 
     added: Sequence[int] = ()
     removed: Sequence[int] = ()
+    rows: Sequence[tuple[int, int, str]] | None = None
+
+
+@dataclass
+class StagedVersion:
+    """The next corpus version, taken and built but not yet published (:func:`corpus_version_stage`)."""
+
+    version: int
+    base: int
+    draft: Draft
+    # "changes" (from the service's changes alone); "full" or "reconciled" (count off): by the
+    # difference of chunk ids, at the publish
+    mode: str
+    added: int = 0
+    removed: int = 0
+    build_s: float = 0.0
+    publish_s: float = 0.0
 
 
 def corpus_index_rebuild() -> int:
@@ -132,15 +156,81 @@ def corpus_version_bump(changes: ChunkChanges | None = None, *, from_scratch: bo
     full); without, by the full difference between the indexed and the stored chunk ids.
     Returns the new version."""
     with transaction.atomic():
-        base = _lock_corpus_state()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE research_corpusstate SET version = nextval('research_corpus_version_seq') WHERE id = 1 "
-                "RETURNING version"
-            )
-            version = int(cursor.fetchone()[0])
-        _publish(version, base, changes, from_scratch=from_scratch)
-    return version
+        return corpus_version_publish(_stage(changes, from_scratch=from_scratch))
+
+
+def corpus_version_stage(changes: ChunkChanges, *, unwritten: int = 0) -> StagedVersion:
+    """The first half of :func:`corpus_version_bump`, for a writer that knows its chunks before it
+    has written the last ``unwritten`` of them (ingestion allocates the chunk ids first): inside
+    the transaction, lock the writers' row, take the new version and build its index from
+    ``changes`` (with their ``rows``), writing its new segment, while the last chunks are still
+    being embedded. The lock holds until the transaction ends; :func:`corpus_version_publish`
+    finishes once every chunk of ``changes`` is written."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("corpus_version_stage must run inside the transaction that writes the chunks")
+    return _stage(changes, unwritten=unwritten)
+
+
+def corpus_version_publish(staged: StagedVersion) -> int:
+    """Publish the staged version, first brought to exactly the chunks this transaction sees when
+    it was not built from changes, or the chunk count disagreed with it. Returns the version."""
+    began = time.perf_counter()
+    draft, mode = staged.draft, staged.mode
+    if mode != "changes":
+        added, removed = _reconcile(draft)
+        staged.added, staged.removed = staged.added + added, staged.removed + removed
+    built = time.perf_counter()
+    merges = draft.compact()
+    draft.publish(staged.version)
+    staged.build_s += built - began
+    staged.publish_s += time.perf_counter() - built
+    LAST_PUBLISH.clear()
+    LAST_PUBLISH.update(
+        build_s=staged.build_s, publish_s=staged.publish_s, total_s=staged.build_s + staged.publish_s,
+        added=staged.added, removed=staged.removed, merges=merges, segments=len(draft.parts), mode=mode,
+    )  # fmt: skip
+    return staged.version
+
+
+def _stage(changes: ChunkChanges | None, *, from_scratch: bool = False, unwritten: int = 0) -> StagedVersion:
+    """Lock the writers' row, take the next version and build it (:func:`_build`)."""
+    base = _lock_corpus_state()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE research_corpusstate SET version = nextval('research_corpus_version_seq') WHERE id = 1 "
+            "RETURNING version"
+        )
+        version = int(cursor.fetchone()[0])
+    return _build(version, base, changes, from_scratch=from_scratch, unwritten=unwritten)
+
+
+def _build(
+    version: int, base: int, changes: ChunkChanges | None, *, from_scratch: bool = False, unwritten: int = 0
+) -> StagedVersion:
+    """Build ``version`` from the published ``base`` (or the newest published version, or nothing)
+    and ``changes``, writing its new segment and vocabulary, and clean up old versions. The built
+    draft is checked against the number of chunks, counting ``unwritten`` more: a change that did
+    not come through here (a bulk import, a cascade) is then reconciled in full by the publish,
+    as is a version with no usable base or no changes. Caller holds the lock."""
+    began = time.perf_counter()
+    root = store_root()
+    previous = None if from_scratch else open_version(root, base)
+    draft = Draft(root, None if from_scratch else previous or _newest_stored(root))
+    staged = StagedVersion(version, base, draft, "changes" if previous is not None and changes is not None else "full")
+    if staged.mode == "changes" and changes is not None:
+        fresh = np.unique(np.asarray(changes.added, dtype=np.int64))
+        # An added id that is somehow indexed already is replaced, not counted twice.
+        draft.remove(np.union1d(np.asarray(changes.removed, dtype=np.int64), fresh))
+        draft.add(_chunk_rows(fresh) if changes.rows is None else [sorted(changes.rows)])
+        staged.added, staged.removed = len(fresh), len(changes.removed)
+        if _chunk_count() + unwritten != draft.n:
+            staged.mode = "reconciled"
+    built = time.perf_counter()
+    draft.compact()
+    draft.write_files()
+    cleanup(root, keep={base, version})
+    staged.build_s, staged.publish_s = built - began, time.perf_counter() - built
+    return staged
 
 
 def _live_chunk_ids() -> np.ndarray:
@@ -195,37 +285,6 @@ def _reconcile(draft: Draft) -> tuple[int, int]:
     return len(added), len(removed)
 
 
-def _publish(version: int, base: int, changes: ChunkChanges | None, *, from_scratch: bool = False) -> None:
-    """Build ``version`` from the published ``base`` (or the newest published version, or
-    nothing) and the chunks this transaction sees, and publish it. Caller holds the lock."""
-    root = store_root()
-    began = time.perf_counter()
-    previous = None if from_scratch else open_version(root, base)
-    draft = Draft(root, None if from_scratch else previous or _newest_stored(root))
-    added = removed = 0
-    mode = "changes" if previous is not None and changes is not None else "full"
-    if mode == "changes" and changes is not None:
-        fresh = np.unique(np.asarray(changes.added, dtype=np.int64))
-        # An added id that is somehow indexed already is replaced, not counted twice.
-        draft.remove(np.union1d(np.asarray(changes.removed, dtype=np.int64), fresh))
-        draft.add(_chunk_rows(fresh))
-        added, removed = len(fresh), len(changes.removed)
-        if _chunk_count() != draft.n:
-            mode = "reconciled"
-    if mode != "changes":
-        more = _reconcile(draft)
-        added, removed = added + more[0], removed + more[1]
-    built = time.perf_counter()
-    merges = draft.compact()
-    draft.publish(version)
-    cleanup(root, keep={base, version})
-    LAST_PUBLISH.clear()
-    LAST_PUBLISH.update(
-        build_s=built - began, publish_s=time.perf_counter() - built, total_s=time.perf_counter() - began,
-        added=added, removed=removed, merges=merges, segments=len(draft.parts), mode=mode,
-    )  # fmt: skip
-
-
 class SharedIndex:
     """This process's map of the shared index at the version the database says is current."""
 
@@ -266,7 +325,7 @@ def _build_missing() -> tuple[int, StoredVersion]:
         stored = open_version(root, version)
         if stored is None:
             discard_version(root, version)  # if there, it is unusable: another format, files missing
-            _publish(version, version, None)
+            corpus_version_publish(_build(version, version, None))
             stored = open_version(root, version)
         if stored is None:
             raise RuntimeError(f"BM25 index version {version} could not be published under {root}")

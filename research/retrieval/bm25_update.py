@@ -127,8 +127,8 @@ class Draft:
                 return [i]
         return None
 
-    def publish(self, version: int) -> bool:
-        """Write what is new and publish it as ``version``; False if that version exists already."""
+    def write_files(self) -> None:
+        """Write the segments and vocabulary not written yet (no version lists them until published)."""
         for part in self.parts:
             if part.name is None:
                 part.name = write_segment(self.root, part.segment)
@@ -136,6 +136,10 @@ class Draft:
             self.vocab = self.vocab.extended(self.tokeniser.new_terms)
             self.vocab_name = write_vocab(self.root, self.vocab)
             self.tokeniser = Tokeniser(self.vocab.get_many, len(self.vocab))
+
+    def publish(self, version: int) -> bool:
+        """Write what is new and publish it as ``version``; False if that version exists already."""
+        self.write_files()
         names = [p.name for p in self.parts if p.name is not None]
         deads = {p.name: p.dead for p in self.parts if p.name is not None and len(p.dead)}
         manifest = Manifest(

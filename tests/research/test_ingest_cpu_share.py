@@ -105,14 +105,14 @@ def test_the_priority_comes_back_while_the_writer_is_still_on_an_earlier_step(
     real_write = store._write_step
     waited: list[float] = []
 
-    def slow_first_write(document_id: int, drafts: Any, start: int, vectors: Any) -> list[int]:
+    def slow_first_write(document_id: int, drafts: Any, ids: Any, start: int, vectors: Any) -> None:
         if start == 0:  # stuck on step 0 until the priority is back (or give up after 10 s)
             began = time.monotonic()
             while cpu_share.backend_nice(pid) != 0 and time.monotonic() - began < 10:
                 time.sleep(0.01)
             waited.append(time.monotonic() - began)
             assert cpu_share.backend_nice(pid) == 0
-        return real_write(document_id, drafts, start, vectors)
+        real_write(document_id, drafts, ids, start, vectors)
 
     monkeypatch.setattr(store, "_write_step", slow_first_write)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))

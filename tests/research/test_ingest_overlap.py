@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from research.ingest.parsers import parse
-from research.ingest.pipeline import embed_ahead
+from research.ingest.pipeline import EmbeddingAhead
 from research.retrieval.embeddings import get_embedder
 from tests.research.conftest import MPC_AUG_2024
 
@@ -37,7 +37,7 @@ def test_the_next_steps_are_embedded_while_the_caller_writes_and_no_more(sentenc
     settings.RESEARCH_EMBED_PROGRESS_STEP = 4
     settings.RESEARCH_EMBED_AHEAD_STEPS = 2
     reported: list[tuple[float, str]] = []
-    steps = embed_ahead(sentences, progress=lambda fraction, message: reported.append((fraction, message)))
+    steps = EmbeddingAhead(sentences, progress=lambda fraction, message: reported.append((fraction, message)))
     first_start, first = next(steps)
     # While this caller is still busy with step 0, steps 1 and 2 get embedded...
     wait_for(lambda: embedded_so_far(reported) >= 12)
@@ -55,7 +55,7 @@ def test_the_next_steps_are_embedded_while_the_caller_writes_and_no_more(sentenc
 
 def test_an_error_in_the_embedding_thread_reaches_the_caller(sentences: list[str], settings: Any) -> None:
     settings.RESEARCH_EMBED_PROGRESS_STEP = 4
-    steps = embed_ahead([*sentences[:4], None, "and more"])  # type: ignore[list-item]
+    steps = EmbeddingAhead([*sentences[:4], None, "and more"])  # type: ignore[list-item]
     assert next(steps)[0] == 0
     with pytest.raises(TypeError):
         next(steps)
@@ -63,7 +63,7 @@ def test_an_error_in_the_embedding_thread_reaches_the_caller(sentences: list[str
 
 def test_stopping_early_stops_the_thread(sentences: list[str], settings: Any) -> None:
     settings.RESEARCH_EMBED_PROGRESS_STEP = 2
-    steps = embed_ahead(sentences)
+    steps = EmbeddingAhead(sentences)
     next(steps)
     steps.close()  # e.g. the database write failed and the transaction is rolling back
     assert not [t for t in threading.enumerate() if t.name == "embed-ahead"]
@@ -107,7 +107,7 @@ def test_the_last_step_is_announced_from_the_embedding_thread_before_it_is_embed
     def announced() -> None:
         events.append(("last step", threading.current_thread().name))
 
-    list(embed_ahead(sentences, on_last_step=announced))  # 20 texts: 0-8, 8-16, 16-20
+    list(EmbeddingAhead(sentences, on_last_step=announced))  # 20 texts: 0-8, 8-16, 16-20
     assert events == [
         ("embed", sentences[0]),
         ("embed", sentences[8]),
@@ -115,5 +115,5 @@ def test_the_last_step_is_announced_from_the_embedding_thread_before_it_is_embed
         ("embed", sentences[16]),
     ]
     events.clear()
-    list(embed_ahead(sentences[:4], on_last_step=announced))  # one step: nothing to announce
+    list(EmbeddingAhead(sentences[:4], on_last_step=announced))  # one step: nothing to announce
     assert events == [("embed", sentences[0])]

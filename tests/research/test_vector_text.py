@@ -48,14 +48,14 @@ def test_an_ingested_document_stores_the_very_vectors_the_model_gave(db: Any, mo
     from core.services import user_ensure
 
     given: dict[int, np.ndarray] = {}
-    embed_ahead = store.pipeline.embed_ahead
+    embedding_ahead = store.pipeline.EmbeddingAhead
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        for start, vectors in embed_ahead(*args, **kwargs):
+        for start, vectors in embedding_ahead(*args, **kwargs):
             given.update({start + i: v.copy() for i, v in enumerate(vectors)})
             yield start, vectors
 
-    monkeypatch.setattr(store.pipeline, "embed_ahead", recording)
+    monkeypatch.setattr(store.pipeline, "EmbeddingAhead", recording)
     owner, _ = user_ensure(email="vectors@example.test", roles=["analyst"], password=None)
     text = "\n\n".join(f"Paragraph {i}: the repo rate stood at 6.{i} per cent in meeting {i}." for i in range(40))
     upload = document_upload(user=owner, files=[UploadFile(name="rates.txt", data=text.encode())]).created[0]
