@@ -20,6 +20,7 @@ def test_a_new_servers_settings_apply_from_its_next_start(tmp_path: Path, monkey
     server = embedded.postgres_server(tmp_path)
     try:
         assert "160MB" in server.psql("SHOW shared_buffers;")
+        assert "15min" in server.psql("SHOW checkpoint_timeout;")  # PostgreSQL's own is 5min
     finally:
         server.cleanup()
     conf = (tmp_path / "pgdata" / "postgresql.conf").read_text()
