@@ -50,6 +50,12 @@ def parse_and_chunk(
     return pages, drafts
 
 
+def last_step_start(count: int) -> int:
+    """Where the last of :func:`embedding_steps` starts: 0 for a file of one step (or none)."""
+    steps = embedding_steps(count)
+    return steps[-1][0] if steps else 0
+
+
 def embedding_steps(count: int) -> list[tuple[int, int]]:
     """``(start, end)`` of each step: ``RESEARCH_EMBED_PROGRESS_STEP`` texts at a time, with the
     last step kept to ``RESEARCH_EMBED_LAST_STEP`` texts. The writes of the last step are the
@@ -148,9 +154,9 @@ def _vectors_by_step(
     # holding a non-text is not looked up, so the model reports it at its own step.
     hit = cached_vectors(embedder, texts) if all(isinstance(t, str) for t in texts) else None
     parts = []
-    steps = embedding_steps(len(texts))
-    for start, done in steps:
-        if on_last_step is not None and len(steps) > 1 and start == steps[-1][0]:
+    last = last_step_start(len(texts))
+    for start, done in embedding_steps(len(texts)):
+        if on_last_step is not None and start == last > 0:
             on_last_step()
         if hit is not None:
             yield start, done, hit[start:done]

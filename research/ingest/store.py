@@ -79,19 +79,16 @@ def _write_steps(
     statement rows, the BM25 version built from the texts) is written before the model is done,
     not after it. Foreign keys are checked at commit."""
     ids = _chunk_ids_ahead(len(drafts))
-    bounds = pipeline.embedding_steps(len(drafts))
-    last_start = bounds[-1][0] if bounds else 0
-    statement_rows: list[StatementRow] | None = None
+    last_start = pipeline.last_step_start(len(drafts))
+    statement_rows = statement_rows_build(document_id, pages, drafts, ids)  # while the model embeds
 
     def write_ahead_of_last_step(unwritten: int) -> StagedVersion:
-        StatementRow.objects.bulk_create(statement_rows or [], batch_size=1000)
+        StatementRow.objects.bulk_create(statement_rows, batch_size=1000)
         rows = [(chunk_id, document_id, draft.text) for chunk_id, draft in zip(ids, drafts, strict=True)]
         return corpus_version_stage(ChunkChanges(added=ids, removed=stale, rows=rows), unwritten=unwritten)
 
     staged: StagedVersion | None = None
     for start, vectors in steps:
-        if statement_rows is None:  # while the model embeds the next step
-            statement_rows = statement_rows_build(document_id, pages, drafts, ids)
         end = start + len(vectors)
         _write_step(document_id, drafts[start:end], ids[start:end], start, vectors)
         if end == last_start:  # the model is on the last step now

@@ -130,13 +130,13 @@ class StagedVersion:
     """The next corpus version, taken and built but not yet published (:func:`corpus_version_stage`)."""
 
     version: int
-    base: int
     draft: Draft
     # "changes" (from the service's changes alone); "full" or "reconciled" (count off): by the
     # difference of chunk ids, at the publish
     mode: str
     added: int = 0
     removed: int = 0
+    merges: int = 0
     build_s: float = 0.0
     publish_s: float = 0.0
 
@@ -180,14 +180,14 @@ def corpus_version_publish(staged: StagedVersion) -> int:
         added, removed = _reconcile(draft)
         staged.added, staged.removed = staged.added + added, staged.removed + removed
     built = time.perf_counter()
-    merges = draft.compact()
+    staged.merges += draft.compact()  # only a reconciliation can have left anything to merge
     draft.publish(staged.version)
     staged.build_s += built - began
     staged.publish_s += time.perf_counter() - built
     LAST_PUBLISH.clear()
     LAST_PUBLISH.update(
         build_s=staged.build_s, publish_s=staged.publish_s, total_s=staged.build_s + staged.publish_s,
-        added=staged.added, removed=staged.removed, merges=merges, segments=len(draft.parts), mode=mode,
+        added=staged.added, removed=staged.removed, merges=staged.merges, segments=len(draft.parts), mode=mode,
     )  # fmt: skip
     return staged.version
 
@@ -216,7 +216,7 @@ def _build(
     root = store_root()
     previous = None if from_scratch else open_version(root, base)
     draft = Draft(root, None if from_scratch else previous or _newest_stored(root))
-    staged = StagedVersion(version, base, draft, "changes" if previous is not None and changes is not None else "full")
+    staged = StagedVersion(version, draft, "changes" if previous is not None and changes is not None else "full")
     if staged.mode == "changes" and changes is not None:
         fresh = np.unique(np.asarray(changes.added, dtype=np.int64))
         # An added id that is somehow indexed already is replaced, not counted twice.
@@ -226,7 +226,7 @@ def _build(
         if _chunk_count() + unwritten != draft.n:
             staged.mode = "reconciled"
     built = time.perf_counter()
-    draft.compact()
+    staged.merges = draft.compact()
     draft.write_files()
     cleanup(root, keep={base, version})
     staged.build_s, staged.publish_s = built - began, time.perf_counter() - built
