@@ -482,11 +482,12 @@ RESEARCH_EMBED_BATCH_SIZE = env.int("RESEARCH_EMBED_BATCH_SIZE", default=32)
 # Batches the ONNX embedder runs side by side, one thread each (research/retrieval/embeddings.py);
 # 0 = one per core this process may use.
 RESEARCH_EMBED_THREADS = env.int("RESEARCH_EMBED_THREADS", default=0)
-# Ingestion embeds one model batch per step, and writes step k while step k + 1 is embedded; the
-# last step is kept small, since its writes are the only ones the model cannot hide
-# (research/ingest/pipeline.embedding_steps). The model may run this many steps ahead of the
-# writes; a file's memory stays bounded. With the database yielding below, ingestion / model went
-# 0.87 → 0.92 on average over three A/B pairs (README "Retrieval speed at 100k chunks").
+# Ingestion embeds a step of passages at a time (a model batch per core), writing each batch as it
+# is done while the next step is embedded; the last step is kept small, since its writes are the
+# only ones the model cannot hide (research/ingest/pipeline.embedding_steps). The model may run
+# this many steps ahead of the writes; a file's memory stays bounded. With the database yielding
+# below, ingestion / model went 0.87 → 0.92 on average over three A/B pairs (README "Retrieval
+# speed at 100k chunks").
 RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=32)
 RESEARCH_EMBED_LAST_STEP = env.int("RESEARCH_EMBED_LAST_STEP", default=8)  # research/ingest/pipeline.py
 RESEARCH_EMBED_AHEAD_STEPS = env.int("RESEARCH_EMBED_AHEAD_STEPS", default=8)

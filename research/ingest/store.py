@@ -69,11 +69,12 @@ def _write_steps(
     document_id: int,
     pages: Sequence[Page],
     drafts: Sequence[ChunkDraft],
-    steps: Iterator[tuple[int, np.ndarray]],
+    steps: Iterator[tuple[list[int], np.ndarray]],
     stale: Sequence[int],
 ) -> StagedVersion:
-    """Write each step's passages as its vectors come, and the statement rows; build the next
-    corpus version (staged, for the caller to publish) while the model embeds the last step.
+    """Write each model batch's passages as its vectors come (``steps`` gives their positions in
+    ``drafts``), and the statement rows; build the next corpus version (staged, for the caller to
+    publish) while the model embeds the last step.
 
     The chunk ids are taken first, so that everything but the last step's passages (the
     statement rows, the BM25 version built from the texts) is written before the model is done,
@@ -88,11 +89,12 @@ def _write_steps(
         return corpus_version_stage(ChunkChanges(added=ids, removed=stale, rows=rows), unwritten=unwritten)
 
     staged: StagedVersion | None = None
-    for start, vectors in steps:
-        end = start + len(vectors)
-        _write_step(document_id, drafts[start:end], ids[start:end], start, vectors)
-        if end == last_start:  # the model is on the last step now
-            staged = write_ahead_of_last_step(len(drafts) - end)
+    written = 0
+    for positions, vectors in steps:
+        _write_step(document_id, [drafts[p] for p in positions], [ids[p] for p in positions], positions, vectors)
+        written += len(positions)
+        if written == last_start:  # every step before the last is in; the model is on the last one
+            staged = write_ahead_of_last_step(len(drafts) - written)
     return staged or write_ahead_of_last_step(0)  # a file of one step
 
 
@@ -106,13 +108,13 @@ def _chunk_ids_ahead(count: int) -> list[int]:
 
 
 def _write_step(
-    document_id: int, drafts: Sequence[ChunkDraft], ids: Sequence[int], start: int, vectors: np.ndarray
+    document_id: int, drafts: Sequence[ChunkDraft], ids: Sequence[int], ordinals: Sequence[int], vectors: np.ndarray
 ) -> None:
-    """Store one step's passages: ``drafts`` under ``ids``, from ordinal ``start``, with one binary
-    COPY. Against the ORM's multi-row INSERT of the vectors as text, a round of the ingestion
-    bench's 534 passages took 0.008 instead of 0.075 CPU-seconds here and 0.21 instead of 0.27 in
-    the database (no digits to format or parse; the float32s arrive exactly as the model gave them)."""
-    data = _binary_copy(document_id, drafts, ids, start, vectors)
+    """Store passages: ``drafts`` under ``ids`` and ``ordinals``, with one binary COPY. Against the
+    ORM's multi-row INSERT of the vectors as text, a round of the ingestion bench's 534 passages
+    took 0.008 instead of 0.075 CPU-seconds here and 0.21 instead of 0.27 in the database (no
+    digits to format or parse; the float32s arrive exactly as the model gave them)."""
+    data = _binary_copy(document_id, drafts, ids, ordinals, vectors)
     # The driver's own COPY, its errors raised as Django's (DataError, IntegrityError) as the ORM's are.
     with connection.cursor() as cursor, connection.wrap_database_errors, cursor.cursor.copy(_COPY_CHUNKS) as copy:
         copy.write(data)
@@ -128,7 +130,7 @@ _COPY_TRAILER = b"\xff\xff"
 
 
 def _binary_copy(
-    document_id: int, drafts: Sequence[ChunkDraft], ids: Sequence[int], start: int, vectors: np.ndarray
+    document_id: int, drafts: Sequence[ChunkDraft], ids: Sequence[int], ordinals: Sequence[int], vectors: np.ndarray
 ) -> bytes:
     """The passages in PostgreSQL's binary COPY format: per row its field count, then each field
     as its length and bytes (bigint and integer big-endian, text as UTF-8, the vector in
@@ -136,11 +138,11 @@ def _binary_copy(
     big_endian = np.asarray(vectors, dtype=">f4")
     vector_head = struct.pack(">HH", big_endian.shape[1], 0)
     out = [_COPY_SIGNATURE]
-    for i, (draft, chunk_id) in enumerate(zip(drafts, ids, strict=True)):
+    for i, (draft, chunk_id, ordinal) in enumerate(zip(drafts, ids, ordinals, strict=True)):
         fields = (
             struct.pack(">q", chunk_id),
             struct.pack(">q", document_id),
-            struct.pack(">i", start + i),
+            struct.pack(">i", ordinal),
             struct.pack(">i", draft.page_number),
             draft.page_label.encode(),
             draft.section.encode(),

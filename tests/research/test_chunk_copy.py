@@ -39,7 +39,7 @@ def test_the_binary_copy_stores_every_field_as_the_orm_would(db: Any, analyst: A
     document = ingest(analyst, "note.md", b"# Note\n\nA passage to hang the rows on.")
     given, embedded = drafts(), vectors(3)
     with transaction.atomic():
-        store._write_step(document.pk, given, store._chunk_ids_ahead(len(given)), 100, embedded)
+        store._write_step(document.pk, given, store._chunk_ids_ahead(len(given)), [100, 101, 102], embedded)
     Chunk.objects.bulk_create(
         Chunk(document=document, ordinal=200 + i, page_number=d.page_number, page_label=d.page_label,
               section=d.section, text=d.text, token_count=d.token_count, embedding=Vector(embedded[i]))
@@ -60,7 +60,7 @@ def test_a_value_the_table_refuses_fails_the_step_and_stores_nothing(db: Any, an
     too_long = [ChunkDraft(1, "x" * 21, "", "A label longer than the column.", 7)]
     before = Chunk.objects.count()
     with pytest.raises(DataError, match="too long"), transaction.atomic():
-        store._write_step(document.pk, too_long, store._chunk_ids_ahead(1), 100, vectors(1))
+        store._write_step(document.pk, too_long, store._chunk_ids_ahead(1), [100], vectors(1))
     assert Chunk.objects.count() == before
 
 
@@ -71,9 +71,9 @@ def test_an_ingested_document_stores_the_very_vectors_the_model_gave(db: Any, mo
     embedding_ahead = store.pipeline.EmbeddingAhead
 
     def recording(*args: Any, **kwargs: Any) -> Any:
-        for start, vectors in embedding_ahead(*args, **kwargs):
-            given.update({start + i: v.copy() for i, v in enumerate(vectors)})
-            yield start, vectors
+        for positions, vectors in embedding_ahead(*args, **kwargs):
+            given.update({p: v.copy() for p, v in zip(positions, vectors, strict=True)})
+            yield positions, vectors
 
     monkeypatch.setattr(store.pipeline, "EmbeddingAhead", recording)
     owner, _ = user_ensure(email="vectors@example.test", roles=["analyst"], password=None)

@@ -146,6 +146,30 @@ def test_a_bulk_embedding_runs_one_batch_per_core_side_by_side(
     assert onnx_embedder._session.get_session_options().intra_op_num_threads == 1
 
 
+def test_batch_by_batch_every_text_comes_once_with_its_own_vector(
+    onnx_embedder: MiniLMOnnxEmbedder,
+    torch_embedder: MiniLMEmbedder,
+    rbi_texts: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What ingestion reads: each batch's positions and vectors as the batch is done. Put back in
+    place they are embed()'s vectors, which match the reference model's."""
+    monkeypatch.setattr(onnx_embedder, "workers", 2)
+    texts = rbi_texts[:26]
+    batches = list(onnx_embedder.embed_batches(texts))
+    assert sorted(len(picks) for picks, _ in batches) == [13, 13]
+    assert sorted(p for picks, _ in batches for p in picks) == list(range(26))
+    placed = np.zeros((26, 384), dtype=np.float32)
+    for picks, vectors in batches:
+        assert vectors.shape == (len(picks), 384)
+        placed[picks] = vectors
+    assert np.abs(placed - onnx_embedder.embed(texts)).max() < 1e-6
+    assert ((placed * torch_embedder.embed(texts)).sum(axis=1)).min() >= 0.9999
+    assert list(onnx_embedder.embed_batches([])) == [] and onnx_embedder.embed([]).shape == (0, 384)
+    ((torch_picks, torch_vectors),) = torch_embedder.embed_batches(texts[:3])  # one batch: the whole call
+    assert torch_picks == [0, 1, 2] and np.abs(torch_vectors - torch_embedder.embed(texts[:3])).max() < 1e-6
+
+
 def test_batches_hold_at_most_the_batch_size_and_one_worker_keeps_the_order(
     rbi_texts: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

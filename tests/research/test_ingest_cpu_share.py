@@ -71,13 +71,13 @@ def test_ingestion_writes_at_the_lowest_priority_until_the_model_starts_its_last
     pid = backend_pid()
     nice_at_each_embed: list[int] = []
     embedder = get_embedder()
-    real = embedder.embed
+    real = embedder.embed_batches
 
     def watched(texts: Sequence[str], pieces: Any = None) -> Any:
         nice_at_each_embed.append(cpu_share.backend_nice(pid))  # read from the embedding thread
-        return real(texts, pieces)
+        yield from real(texts, pieces)
 
-    monkeypatch.setattr(embedder, "embed", watched)
+    monkeypatch.setattr(embedder, "embed_batches", watched)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))
     document = document_upload(user=admin_user, files=[UploadFile(name="held.txt", data=text.encode())]).created[0]
     done = document_ingest(document_id=document.pk)
@@ -105,14 +105,14 @@ def test_the_priority_comes_back_while_the_writer_is_still_on_an_earlier_step(
     real_write = store._write_step
     waited: list[float] = []
 
-    def slow_first_write(document_id: int, drafts: Any, ids: Any, start: int, vectors: Any) -> None:
-        if start == 0:  # stuck on step 0 until the priority is back (or give up after 10 s)
+    def slow_first_write(document_id: int, drafts: Any, ids: Any, ordinals: Any, vectors: Any) -> None:
+        if not waited:  # stuck on the first batch until the priority is back (or give up after 10 s)
             began = time.monotonic()
             while cpu_share.backend_nice(pid) != 0 and time.monotonic() - began < 10:
                 time.sleep(0.01)
             waited.append(time.monotonic() - began)
             assert cpu_share.backend_nice(pid) == 0
-        real_write(document_id, drafts, ids, start, vectors)
+        real_write(document_id, drafts, ids, ordinals, vectors)
 
     monkeypatch.setattr(store, "_write_step", slow_first_write)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(120))
@@ -221,13 +221,13 @@ def test_ingestion_embeds_while_the_gil_changes_hands_sooner(
 
     before, seen = sys.getswitchinterval(), []
     embedder = get_embedder()
-    real = embedder.embed
+    real = embedder.embed_batches
 
     def watched(texts: Sequence[str], pieces: Any = None) -> Any:
         seen.append(sys.getswitchinterval())
-        return real(texts, pieces)
+        yield from real(texts, pieces)
 
-    monkeypatch.setattr(embedder, "embed", watched)
+    monkeypatch.setattr(embedder, "embed_batches", watched)
     text = " ".join(f"Sentence {i} says the repo rate was held." for i in range(60))
     document = document_upload(user=admin_user, files=[UploadFile(name="held.txt", data=text.encode())]).created[0]
     assert document_ingest(document_id=document.pk).status == "done"

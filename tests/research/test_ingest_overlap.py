@@ -11,7 +11,7 @@ import pytest
 
 from research.ingest.parsers import parse
 from research.ingest.pipeline import EmbeddingAhead
-from research.retrieval.embeddings import get_embedder
+from research.retrieval.embeddings import MiniLMOnnxEmbedder, get_embedder
 from tests.research.conftest import MPC_AUG_2024
 
 
@@ -36,29 +36,68 @@ def wait_for(condition: Any, timeout: float = 60) -> None:
 def test_the_next_steps_are_embedded_while_the_caller_writes_and_no_more(sentences: list[str], settings: Any) -> None:
     settings.RESEARCH_EMBED_PROGRESS_STEP = 4
     settings.RESEARCH_EMBED_AHEAD_STEPS = 2
+    settings.RESEARCH_EMBED_CACHE_DIR = ""  # the model's own batches, two a step
     reported: list[tuple[float, str]] = []
     steps = EmbeddingAhead(sentences, progress=lambda fraction, message: reported.append((fraction, message)))
-    first_start, first = next(steps)
-    # While this caller is still busy with step 0, steps 1 and 2 get embedded...
+    batches = [next(steps)]
+    # While this caller is still busy with a batch of step 0, steps 1 and 2 get embedded and no
+    # more: memory stays bounded however slow the writes are.
     wait_for(lambda: embedded_so_far(reported) >= 12)
     time.sleep(0.5)
-    # ...and one more at most (it waits to be handed over): memory stays bounded however slow
-    # the writes are.
-    assert embedded_so_far(reported) <= 16
-    rest = list(steps)
-    assert [first_start] + [start for start, _ in rest] == [0, 4, 8, 12, 16]
-    vectors = np.vstack([first] + [v for _, v in rest])
+    assert embedded_so_far(reported) == 12
+    batches += list(steps)
+    # Each batch lies within one step, the steps come in order, and every passage comes once.
+    step_of = [min(positions) // 4 for positions, _ in batches]
+    assert step_of == sorted(step_of) and all(max(p) // 4 == s for (p, _), s in zip(batches, step_of, strict=True))
+    assert sorted(p for positions, _ in batches for p in positions) == list(range(20))
+    vectors = np.zeros((20, 384), dtype=np.float32)
+    for positions, embedded in batches:
+        vectors[positions] = embedded
     np.testing.assert_allclose(vectors, get_embedder().embed(sentences), atol=1e-5)
     assert reported[-1] == (1.0, "Embedded 20 of 20 passages")
     assert [f for f, _ in reported] == sorted(f for f, _ in reported) and reported[0][0] > 0.15
+    assert len(reported) == 5  # a line a step, not a batch
+
+
+def test_a_batch_is_handed_over_while_the_other_batch_of_its_step_is_still_embedded(
+    sentences: list[str], settings: Any, monkeypatch: Any
+) -> None:
+    settings.RESEARCH_EMBED_PROGRESS_STEP = 8
+    settings.RESEARCH_EMBED_CACHE_DIR = ""
+    embedder = get_embedder()
+    assert isinstance(embedder, MiniLMOnnxEmbedder)
+    monkeypatch.setattr(embedder, "workers", 2)  # two model threads, a batch each
+    real = embedder._embed_batch
+    first_taken, finishing = threading.Event(), threading.Lock()
+    held: list[bool] = []
+
+    def embed_batch(encoded: Any) -> Any:
+        vectors = real(encoded)
+        with finishing:
+            first = not held
+            if first:
+                held.append(True)  # the first batch to finish goes; the other waits for the caller
+        if not first:
+            held.append(first_taken.wait(timeout=30))
+        return vectors
+
+    monkeypatch.setattr(embedder, "_embed_batch", embed_batch)
+    steps = EmbeddingAhead(sentences[:8])
+    first_positions, _ = next(steps)
+    first_taken.set()
+    rest = list(steps)
+    assert len(first_positions) == 4 and len(rest) == 1
+    assert held == [True, True]  # the second batch had not finished when the first was taken
 
 
 def test_an_error_in_the_embedding_thread_reaches_the_caller(sentences: list[str], settings: Any) -> None:
     settings.RESEARCH_EMBED_PROGRESS_STEP = 4
     steps = EmbeddingAhead([*sentences[:4], None, "and more"])  # type: ignore[list-item]
-    assert next(steps)[0] == 0
+    taken: list[int] = []
     with pytest.raises(TypeError):
-        next(steps)
+        for positions, _vectors in steps:
+            taken += positions
+    assert sorted(taken) == [0, 1, 2, 3]  # the first step came through whole
 
 
 def test_stopping_early_stops_the_thread(sentences: list[str], settings: Any) -> None:
@@ -95,14 +134,14 @@ def test_the_last_step_is_announced_from_the_embedding_thread_before_it_is_embed
     settings.RESEARCH_EMBED_LAST_STEP = 4
     settings.RESEARCH_EMBED_CACHE_DIR = ""
     embedder = get_embedder()
-    real = embedder.embed
+    real = embedder.embed_batches
     events: list[tuple[str, str]] = []
 
     def watched(texts: list[str], pieces: Any = None) -> Any:
         events.append(("embed", texts[0]))
-        return real(texts, pieces)
+        yield from real(texts, pieces)
 
-    monkeypatch.setattr(embedder, "embed", watched)
+    monkeypatch.setattr(embedder, "embed_batches", watched)
 
     def announced() -> None:
         events.append(("last step", threading.current_thread().name))

@@ -59,9 +59,9 @@ def test_the_bm25_version_is_built_before_the_last_step_is_written_and_published
     events: list[tuple[str, int]] = []
     write_step, stage, publish = store._write_step, store.corpus_version_stage, store.corpus_version_publish
 
-    def writing(document_id: int, drafts: Any, ids: Any, start: int, vectors: Any) -> None:
-        events.append(("write", start))
-        write_step(document_id, drafts, ids, start, vectors)
+    def writing(document_id: int, drafts: Any, ids: Any, ordinals: Any, vectors: Any) -> None:
+        events.extend(("write", ordinal) for ordinal in ordinals)
+        write_step(document_id, drafts, ids, ordinals, vectors)
 
     def staging(changes: bm25.ChunkChanges, *, unwritten: int) -> Any:
         # The passages written so far are in the database; the last one is not.
@@ -78,7 +78,12 @@ def test_the_bm25_version_is_built_before_the_last_step_is_written_and_published
     monkeypatch.setattr(store, "corpus_version_publish", publishing)
     document = ingest(analyst, "numbat.txt", NOTE)
     assert document.chunk_count == 11
-    assert events == [*[("write", s) for s in range(0, 10, 2)], ("stage", 1), ("write", 10), ("publish", 11)]
+    # Every passage of the steps before the last is written (a step's two batches in whichever
+    # order the model finished them), then the version staged, the last passage written, published.
+    staged_at = events.index(("stage", 1))
+    assert sorted(events[:staged_at]) == [("write", ordinal) for ordinal in range(10)]
+    assert [ordinal // 2 for _, ordinal in events[:staged_at]] == [ordinal // 2 for ordinal in range(10)]
+    assert events[staged_at:] == [("stage", 1), ("write", 10), ("publish", 11)]
     # Built from the texts it was given, the version is the one the database would have given.
     assert bm25.LAST_PUBLISH["mode"] == "changes" and bm25.LAST_PUBLISH["added"] == 11
     assert_index_matches_the_database()

@@ -73,14 +73,14 @@ def test_ingestion_hands_the_chunkers_pieces_to_the_model(db: Any, monkeypatch: 
 
     embedder = get_embedder()
     assert isinstance(embedder, MiniLMOnnxEmbedder)
-    real = embedder.embed
+    real = embedder.embed_batches
     calls: list[tuple[list[str], Any]] = []
 
     def watched(texts: list[str], pieces: Any = None) -> Any:
         calls.append((list(texts), pieces))
-        return real(texts, pieces)
+        yield from real(texts, pieces)
 
-    monkeypatch.setattr(embedder, "embed", watched)
+    monkeypatch.setattr(embedder, "embed_batches", watched)
     owner, _ = user_ensure(email="pieces@example.test", roles=["analyst"], password=None)
     text = "\n\n".join(f"Paragraph {i}: the reverse repo window stayed open for {i} days." for i in range(30))
     with override_settings(RESEARCH_EMBED_CACHE_DIR="", RESEARCH_EMBED_SEED_DIR="", RESEARCH_FILINGS_EMBED_SEED_DIR=""):
