@@ -4,8 +4,9 @@ password), read from disk and measured three ways on the same files:
 
 1. parse + chunk — ``research.ingest.pipeline.parse_and_chunk``: PDFium text, page labels,
    paragraphs, token-aware passages (no database, no model), one file at a time;
-2. ingestion end to end — ``document_upload`` then ``document_ingest`` with the embedding cache off:
-   parse, chunk, embed one step ahead of the writes, store, publish the BM25 version, commit;
+2. ingestion end to end — ``document_upload`` then ``document_ingest`` with the embedding cache and
+   the shipped seeds off: parse, chunk, embed ahead of the writes, store, publish the BM25 version,
+   commit;
 3. the embedding model alone on exactly the passages stored, in the pipeline's steps and batch size:
    the bound ingestion can approach. Timed right before or after each file's ingestion, alternately,
    so that load from elsewhere on a shared machine falls on both alike.
@@ -81,22 +82,19 @@ def _parse_rows(files: list[Path]) -> tuple[list[dict[str, Any]], int, float]:
 
 
 def _timed_model(texts: list[str]) -> float:
-    """Seconds for the embedding model alone to embed ``texts`` in the pipeline's steps."""
-    from django.conf import settings
-
+    """Seconds for the embedding model alone to embed ``texts`` in the pipeline's steps (its small
+    last step included, as bench/_ingest_speed.py times it)."""
+    from bench._ingest_speed import _model_seconds
     from research.retrieval.embeddings import get_embedder
 
-    embedder, step = get_embedder(), settings.RESEARCH_EMBED_PROGRESS_STEP
-    began = time.perf_counter()
-    for i in range(0, len(texts), step):
-        embedder.embed(texts[i : i + step])
-    return time.perf_counter() - began
+    return _model_seconds(get_embedder(), texts)
 
 
 def _ingest(owner: Any, files: list[Path]) -> tuple[float, float, int, int]:
-    """(seconds of ``document_ingest``, cache off; seconds of the model alone on the same passages;
-    passages stored; files that ended ``done``). Document by document, the two are timed back to
-    back in alternating order, so that load from elsewhere on the machine falls on both alike."""
+    """(seconds of ``document_ingest``, embedding cache and seeds off; seconds of the model alone on
+    the same passages; passages stored; files that ended ``done``). Document by document, the two
+    are timed back to back in alternating order, so that load from elsewhere on the machine falls
+    on both alike."""
     from django.test import override_settings
 
     from research.ingest.pipeline import parse_and_chunk
@@ -109,7 +107,9 @@ def _ingest(owner: Any, files: list[Path]) -> tuple[float, float, int, int]:
     assert not result.rejected, result.rejected
     ingest_s = model_s = 0.0
     passages = done = 0
-    with override_settings(RESEARCH_EMBED_CACHE_DIR=""):
+    # The embedding cache and the shipped seeds (the filings' vectors ship in one) off: the model runs.
+    no_cache = {"RESEARCH_EMBED_CACHE_DIR": "", "RESEARCH_EMBED_SEED_DIR": "", "RESEARCH_FILINGS_EMBED_SEED_DIR": ""}
+    with override_settings(**no_cache):
         for i, document in enumerate(result.created):
             with document.file.open("rb") as handle:  # the passages document_ingest will store
                 texts = [d.text for d in parse_and_chunk(document.kind, handle.read())[1]]
@@ -149,7 +149,7 @@ def run() -> list[dict[str, Any]]:
         *rows,
         {"what": f"{which}: parse + chunk", "PDF pages": pages, "passages": passages,
          "value": f"{pages / parse_s:.0f} pages/s ({parse_s:.1f} s)"},
-        {"what": f"{which}: ingestion end to end (parse, chunk, embed, store), cache off",
+        {"what": f"{which}: ingestion end to end (parse, chunk, embed, store), cache and seeds off",
          "PDF pages": pages, "passages": passages,
          "value": f"{pages / ingest_s:.1f} pages/s ({ingest_s:.1f} s); {done} of {len(files)} done, "
                   f"{encrypted} of them encrypted"},
