@@ -3,9 +3,9 @@
 Embedding runs ahead of its consumer (:class:`EmbeddingAhead`): while the service writes the
 passages of step k into the database (and the HNSW index), a background thread is already
 embedding step k + 1, so the model is never idle waiting for the writes; each of a step's model
-batches is handed over as soon as it is done. Texts embedded before by
-the same model come from the embedding cache (research/retrieval/embed_cache.py) and cost no
-model time; a file embedded afresh is stored there for next time.
+batches is handed over as soon as it is done. Texts embedded before by the same model come from
+the embedding cache (research/retrieval/embed_cache.py) and cost no model time; a file embedded
+afresh is stored there for next time.
 """
 
 from __future__ import annotations
