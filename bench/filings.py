@@ -97,6 +97,7 @@ def _ingest(owner: Any, files: list[Path]) -> tuple[float, float, int, int]:
     on both alike."""
     from django.test import override_settings
 
+    from bench._ingest_speed import MODEL_RUNS
     from research.ingest.pipeline import parse_and_chunk
     from research.models import Chunk, Document
     from research.services import UploadFile, document_ingest, document_upload
@@ -107,9 +108,7 @@ def _ingest(owner: Any, files: list[Path]) -> tuple[float, float, int, int]:
     assert not result.rejected, result.rejected
     ingest_s = model_s = 0.0
     passages = done = 0
-    # The embedding cache and the shipped seeds (the filings' vectors ship in one) off: the model runs.
-    no_cache = {"RESEARCH_EMBED_CACHE_DIR": "", "RESEARCH_EMBED_SEED_DIR": "", "RESEARCH_FILINGS_EMBED_SEED_DIR": ""}
-    with override_settings(**no_cache):
+    with override_settings(**MODEL_RUNS):  # the filings' vectors ship in a seed
         for i, document in enumerate(result.created):
             with document.file.open("rb") as handle:  # the passages document_ingest will store
                 texts = [d.text for d in parse_and_chunk(document.kind, handle.read())[1]]

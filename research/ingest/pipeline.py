@@ -156,7 +156,7 @@ def _embedded_batches(
     pieces: Sequence[Sequence[int]] | None,
     on_last_step: Callable[[], None] | None,
     *,
-    before_step: Callable[[], bool] = lambda: True,
+    before_step: Callable[[], bool],
 ) -> Generator[tuple[list[int], np.ndarray, bool], None, None]:
     """``(positions, vectors, ends_step)`` of each model batch of :func:`embedding_steps`: from the
     embedding cache when it holds the whole file (a step a batch), else from the model (reading
@@ -185,16 +185,3 @@ def _embedded_batches(
             yield positions, vectors, left == 0
     if hit is None and len(texts):
         store_vectors(embedder, texts, fresh)
-
-
-def build_chunks(
-    kind: str, data: bytes, *, progress: Progress | None = None
-) -> tuple[list[Page], list[ChunkDraft], np.ndarray]:
-    """Parse, chunk and embed a whole file (for callers that store nothing as they go)."""
-    pages, drafts = parse_and_chunk(kind, data, progress=progress)
-    texts, pieces = [d.text for d in drafts], [d.pieces for d in drafts]
-    vectors = np.zeros((len(texts), get_embedder().dim), dtype=np.float32)
-    with closing(EmbeddingAhead(texts, pieces=pieces, progress=progress)) as batches:
-        for positions, embedded in batches:
-            vectors[positions] = embedded
-    return pages, drafts, vectors
