@@ -21,7 +21,18 @@ class DocumentQuerySet(models.QuerySet["Document"]):
         """Team-wide documents plus the user's own private ones (nothing for anonymous users)."""
         if user is None or not getattr(user, "is_authenticated", False):
             return self.none()
-        return self.filter(Q(visibility=Document.Visibility.TEAM) | Q(owner=user))
+        return self.filter(_seen_by(user))
+
+    def hidden_from(self, user: Any) -> DocumentQuerySet:
+        """Every document :meth:`visible_to` leaves out: other users' private ones (all of them
+        for anonymous users)."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return self.all()
+        return self.exclude(_seen_by(user))
+
+
+def _seen_by(user: Any) -> Q:
+    return Q(visibility=Document.Visibility.TEAM) | Q(owner=user)
 
 
 class Document(models.Model):

@@ -74,6 +74,7 @@ class Bm25Index:
         self.stats = stats
         self.params = params
         self.avgdl = stats.total_length / stats.n if stats.n else 1.0
+        self._views: dict[tuple[int, ...], Bm25Index] = {}
 
     def __len__(self) -> int:
         return self.stats.n
@@ -90,6 +91,36 @@ class Bm25Index:
         """Chunk ids of the live rows, ascending."""
         live = [np.delete(np.asarray(seg.chunk_ids), dead) for seg, dead in self.parts]
         return np.sort(np.concatenate(live)) if live else np.zeros(0, dtype=np.int64)
+
+    def seen_without(self, hidden_doc_ids: Sequence[int]) -> Bm25Index:
+        """This index as it would be built for someone who may not see ``hidden_doc_ids``: BM25's
+        statistics (rows, total length, each term's document frequency, the mean idf) counted over
+        the other rows only. Why: they enter every score, and a search shows its scores (the API,
+        the MCP tool), so statistics that counted a colleague's private document would tell anyone
+        probing with its words whether it holds them. Itself when none of those documents is
+        indexed; a view is kept per set of hidden documents, so a version computes each once."""
+        key = tuple(sorted(set(int(d) for d in hidden_doc_ids)))
+        view = self._views.get(key)
+        if view is not None:
+            return view
+        hidden = _doc_mask(key)
+        rows_by_part = [_rows_of_docs(segment, dead, hidden) for segment, dead in self.parts]
+        if not any(rows.size for rows in rows_by_part):
+            view = self
+        else:
+            df = np.array(self.stats.df, dtype=np.int64)
+            n, total_length = self.stats.n, self.stats.total_length
+            for (segment, _dead), rows in zip(self.parts, rows_by_part, strict=True):
+                if rows.size:
+                    terms, counts = segment.document_frequencies(rows)
+                    df[terms] -= counts
+                    n -= int(rows.size)
+                    total_length -= int(np.asarray(segment.lengths)[rows].astype(np.int64).sum())
+            view = Bm25Index(self.parts, self.vocab, CorpusStats.of(df, n, total_length), self.params)
+        if len(self._views) >= _VIEWS_KEPT:
+            self._views.clear()
+        self._views[key] = view
+        return view
 
     def query(self, query: str | Sequence[str]) -> _Query:
         """The query's terms present in the corpus, each weighted count × idf (a repeated query
@@ -191,6 +222,25 @@ class _Ranker:
             hit &= self.row_allowed
         rows = np.flatnonzero(hit)
         return (rows, scores[rows]) if k is None else _best(rows, scores[rows], k)
+
+
+# Views of one version kept at once (Bm25Index.seen_without): one per distinct set of documents
+# hidden from a searcher, which is one per user who owns private documents, plus one for the rest
+# (a view without hidden rows is the index itself).
+_VIEWS_KEPT = 64
+
+
+def _rows_of_docs(segment: Segment, dead: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """The live rows of ``segment`` in a document of ``docs`` (a mask by document id)."""
+    ids = np.asarray(segment.doc_set)
+    if not docs.size or not docs[ids[ids < len(docs)]].any():
+        return EMPTY_ROWS
+    doc_ids = np.asarray(segment.doc_ids)
+    inside = np.zeros(len(doc_ids), dtype=bool)
+    known = doc_ids < len(docs)
+    inside[known] = docs[doc_ids[known]]
+    inside[dead] = False
+    return np.flatnonzero(inside)
 
 
 def _doc_mask(allowed_doc_ids: Sequence[int]) -> np.ndarray:

@@ -71,6 +71,13 @@ def allowed_document_ids(*, user: Any, filters: SearchFilters | None) -> list[in
     return list(qs.values_list("id", flat=True))
 
 
+def hidden_document_ids(*, user: Any) -> list[int]:
+    """Documents the user may not see, whatever their state: BM25's statistics leave them out."""
+    from research.models import Document
+
+    return list(Document.objects.hidden_from(user).values_list("id", flat=True))
+
+
 def _vector_literal(vector: np.ndarray) -> str:
     return "[" + ",".join(f"{x:.7g}" for x in vector.tolist()) + "]"
 
@@ -189,7 +196,7 @@ def hybrid_search(
     lists: dict[str, list[tuple[int, float]]] = {}
     texts: dict[int, str] = {}
     if mode in ("hybrid", "bm25"):
-        index = process_index.get()
+        index = process_index.get().seen_without(hidden_document_ids(user=user))
         depth = max(bm25_depth, settings.RESEARCH_EXACT_CANDIDATES if mode == "hybrid" else 0)
         bm25_hits = index.top(query, depth, allowed)
         lists["bm25"] = bm25_hits[:bm25_depth]

@@ -87,6 +87,41 @@ def test_a_mapped_version_ranks_exactly_like_rank_bm25_after_adds_and_deletions(
     assert [len(d) for d in stored.deads] == [2, 1]  # deleted rows are marked, segments not rewritten
 
 
+def test_a_searcher_s_statistics_leave_out_the_documents_hidden_from_them(
+    tmp_path: Path, rows: list[tuple[int, int, str]]
+) -> None:
+    """For someone who may not see document 1, the mapped index scores like BM25Okapi over the
+    passages they can see, as if document 1 had never been indexed: its words change no score
+    they are shown. Document 1 has rows in both segments, and deleted rows in both."""
+    publish(tmp_path, 1, None, rows[:50])
+    publish(tmp_path, 2, 1, rows[50:], remove={rows[3][0], rows[17][0]})
+    publish(tmp_path, 3, 2, [], remove={rows[60][0]})
+    stored = open_version(tmp_path, 3)
+    assert stored is not None and [len(d) for d in stored.deads] == [2, 1]
+    removed = {rows[3][0], rows[17][0], rows[60][0]}
+    assert rows[3][1] == rows[60][1] == 1
+    index = stored.index(Bm25Params())
+    view = index.seen_without([1, 404])  # 404: no such document indexed
+    seen = [r for r in rows if r[1] != 1 and r[0] not in removed]
+    assert len(view) == len(seen) and view is index.seen_without([404, 1, 1])  # computed once
+    reference = BM25Okapi([tokenize(text) for _, _, text in seen])
+    for query in QUERIES:
+        want = reference.get_scores(tokenize(query))
+        terms = set(tokenize(query))
+        expected = sorted(
+            ((cid, want[i]) for i, (cid, _, text) in enumerate(seen) if terms & set(tokenize(text))),
+            key=lambda hit: (-hit[1], hit[0]),
+        )[:10]
+        got = view.top(query, 10, allowed_doc_ids=[2, 3])
+        assert [cid for cid, _ in got] == [cid for cid, _ in expected], query
+        np.testing.assert_allclose([s for _, s in got], [s for _, s in expected], rtol=1e-9, err_msg=query)
+        for term in terms:  # what the exact-evidence list reads
+            assert view.document_frequency(term) == sum(term in set(tokenize(r[2])) for r in seen), term
+    assert index.seen_without([]) is index and index.seen_without([404]) is index
+    # The whole index scores the same passages otherwise: a leak would not go unseen here.
+    assert index.top("inflation", 5, allowed_doc_ids=[2, 3]) != view.top("inflation", 5, allowed_doc_ids=[2, 3])
+
+
 def test_merged_segments_rank_exactly_like_rank_bm25(
     tmp_path: Path, rows: list[tuple[int, int, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:

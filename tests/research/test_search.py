@@ -102,6 +102,34 @@ def test_private_documents_are_seen_only_by_their_owner(corpus: Corpus, analyst:
     assert Client().get("/research/").status_code == 302  # anonymous: to the login page
 
 
+def test_a_colleague_s_private_document_changes_no_score_anyone_else_is_shown(corpus: Corpus, make_user: Any) -> None:
+    """The search tool (API, MCP) shows each retriever's score. BM25's depends on how many passages
+    hold each word, so counting a colleague's private upload would let anyone probe it: upload a
+    note with a rare word, search for it, and see whether the score drops. It must not move."""
+    from research.models import Document
+    from tests.research.conftest import ingest
+
+    prober = make_user("analyst")
+    note = b"Zanzibar corridor: the liquidity note on the Zanzibar corridor."
+    ingest(prober, "probe.txt", note, visibility="private")
+    arguments = {"query": "zanzibar corridor liquidity", "top_k": 3}
+
+    def bm25_scores() -> list[float]:
+        outcome = call_tool("search_financial_documents", arguments, user=prober)
+        assert outcome.ok, outcome.error
+        return [p["retrievers"]["bm25"]["score"] for p in outcome.as_dict()["passages"] if "bm25" in p["retrievers"]]
+
+    before = bm25_scores()
+    assert before and before[0] > 0
+    secret = ingest(
+        corpus.owner, "deal.txt", b"Project Zanzibar: acquiring the corridor operator.", visibility="private"
+    )
+    assert bm25_scores() == before
+    # Shared with the team, the same document does count (and is found): the probe could see it.
+    Document.objects.filter(pk=secret.pk).update(visibility=Document.Visibility.TEAM)
+    assert bm25_scores()[: len(before)] != before
+
+
 def test_tool_returns_passages_with_citations(corpus: Corpus, analyst: Any) -> None:
     assert "search_financial_documents" in mcp_whitelist()
     outcome = call_tool(
