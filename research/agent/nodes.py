@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from research.agent import memory as memory_rules
 from research.agent import series
 from research.agent.answer import answer_update, compose
 from research.agent.guardrails import guardrail_route
+from research.agent.latest import latest_meeting_asked
 from research.agent.planner import Plan, plan_from_tool_calls, plan_rules, saved_portfolio_rule
 from research.agent.prompts import PLANNER_SYSTEM, RESOLVER_SYSTEM, planner_request, resolver_request, tool_specs
 from research.agent.rewrite import Rewritten, check_answer, rewrite_answer
@@ -196,6 +198,8 @@ def _enrich(state: ChatState, plan: Plan, question: str, scope: dict[str, Any]) 
         args["no_document"] = scope["no_document"]
     elif scope.get("document_ids"):
         filters["document_ids"] = scope["document_ids"]
+    elif latest := latest_meeting_asked(question, u, library, partial(store.document_gives_figure, state)):
+        filters["document_ids"] = [latest.id]  # "What is the policy repo rate?": the latest meeting's
     else:
         docs = matching_documents(u, library)
         if docs == []:

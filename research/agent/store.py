@@ -9,6 +9,7 @@ are appended, the turn is updated (never inserted) and the review task is reques
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -115,6 +116,21 @@ def library(state: ChatState) -> list[LibDoc]:
         return [LibDoc(**row) for row in document_index(user=user)]
 
     return _kept(("library", int(state["user_id"])), load)
+
+
+def document_gives_figure(state: ChatState, document_id: int, phrases: tuple[str, ...]) -> bool:
+    """Whether a passage of the document (one the turn's user may see) gives a figure in per cent
+    for any of ``phrases`` in the same sentence after it ("the reverse repo rate ... remains
+    unchanged at 3.35 per cent"; a remark that names it with no figure does not count)."""
+    from research.selectors import document_passages
+
+    user = get_user_model().objects.get(pk=state["user_id"])
+    for phrase in phrases:
+        figure = re.compile(re.escape(phrase) + r"[^.]{0,120}?\d+(?:\.\d+)?\s*(?:per cent|%)", re.I)
+        passages = document_passages(user=user, document_id=document_id, containing=phrase)
+        if any(figure.search(p.chunk.text) for p in passages):
+            return True
+    return False
 
 
 def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
