@@ -16,7 +16,7 @@ import re
 
 from research.agent.companies import FORWARD_RE
 from research.agent.extract import WEIGHT_BEFORE, figures_in
-from research.agent.lexicon import Metric, owners_before
+from research.agent.lexicon import POLICY_RATES, Metric, owners_before
 from research.agent.periods import MONTH_ALT, Period, find_periods
 
 Figure = tuple[int, str, str]  # (offset in the sentence, number, unit)
@@ -46,6 +46,14 @@ _BASE_AFTER = re.compile(
 # per cent": the goal and its band, not a reading.
 _TARGET_AFTER = re.compile(r"\s*(?:per\s?cent|percent|%)\s+(?:inflation\s+)?target\b", re.I)
 _TARGET_BEFORE = re.compile(r"\b(?:target|band)\b[^\d;]{0,80}?\b(?:of|at)\s+(?:\+/-\s*|±\s*)?$", re.I)
+# A policy rate's level is said of the rate: "the SDF rate remains unchanged at 6.25 per cent", "keep
+# the policy repo rate … unchanged at 6.50 per cent". A figure before which no rate is named ("net
+# income … increased by 5.73 per cent … under LAF/ MSF/ SDF"; a chart's axis, "28-Mar-24Per cent …
+# SDF Rate"), or one said of the facility, not its rate ("absorption under the SDF … while the
+# remaining 22 per cent was absorbed through VRRR auctions"), is no level of it. The rate may be named
+# well before ("reduce the policy repo rate under the liquidity adjustment facility (LAF) by 25 basis
+# points from 6.50 per cent to 6.25 per cent"), and decimal points do not end the clause.
+_RATE_BEFORE = re.compile(r"\brate\b[^;]{0,160}$", re.I)
 
 
 def _after(sentence: str, figure: Figure) -> str:
@@ -68,7 +76,15 @@ def level_figures(sentence: str, metrics: list[Metric]) -> list[Figure]:
         and not _SHARE_OF.match(_after(sentence, f))
         and (by_gdp or not of_gdp(sentence, f))
         and _of_metric_asked(sentence, f, asked)
+        and _said_of_the_rate(sentence, f, asked)
     ]
+
+
+def _said_of_the_rate(sentence: str, figure: Figure, asked: set[str]) -> bool:
+    """For policy rates asked, whether ``figure`` follows a rate it belongs to (``_RATE_BEFORE``)."""
+    if not asked or not asked <= set(POLICY_RATES):
+        return True
+    return bool(owners_before(sentence, figure[0])) and bool(_RATE_BEFORE.search(sentence[: figure[0]]))
 
 
 def locate(sentence: str, number: str, unit: str | None = None) -> Figure | None:

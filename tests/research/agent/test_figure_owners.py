@@ -141,6 +141,10 @@ def test_the_chat_reads_the_metric_asked_and_labels_the_figure(
     assert render_text(size.answer, size.claims).startswith(
         "Balance sheet size (March 2024): 24.1 per cent of GDP, according to RBI Annual Report 2023-24."
     )
+    # The annual report gives no SDF rate for the year in one sentence the chat reads; it had answered
+    # "22 per cent" (p. 88: the share of absorption through VRRR auctions), verified. Now a reviewer sees it.
+    sdf = runner.ask(user, "What was the SDF rate in 2023-24?", None)
+    assert sdf.status == "escalated" and "22 per cent" not in render_text(sdf.answer, sdf.claims)
 
 
 @pytest.mark.parametrize(
@@ -272,3 +276,53 @@ def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
     assert _each_metric(alone, understand(question, []), [{**passage, "text": msf}])
     assert alone.outcome == "escalate" and [x["display"] for x in alone.claims] == ["4.25 per cent"]
     assert not _each_metric(Composer("What was the SDF rate?"), understand("What was the SDF rate?", []), [passage])
+
+
+# RBI Annual Report 2023-24: p. 88 (III.22), p. 241 (XII.11) and the text PDFium reads from the
+# chart on p. 89 (its axis dates run into its legend); August 2024 minutes, p. 1 and p. 2.
+SDF_SHARE = (
+    "During 2023-24, average absorption under the SDF at ₹0.90 lakh crore constituted 78 per cent of the "
+    "average daily total absorption (₹1.16 lakh crore) under the LAF, while the remaining 22 per cent was "
+    "absorbed through VRRR auctions – both main and fine-tuning operations (Chart III.3)."
+)
+NET_INCOME = (
+    "Net income from domestic sources increased by 5.73 per cent from ₹83,328.72 crore in the year 2022-23 to "
+    "₹88,101.12 crore in the year 2023-24 mainly on account of decrease in net outgo of interest under LAF/ MSF/ "
+    "SDF in the current year as compared to previous year"
+)
+CHART_AXIS = "13-Mar-24 28-Mar-24Per cent Weighted Average Call Rate Repo Rate SDF Rate MSF Rate7.41"
+DECIDED = "Keep the policy repo rate under the liquidity adjustment facility (LAF) unchanged at 6.50 per cent."
+CORRIDOR_2024 = (
+    "Consequently, the standing deposit facility (SDF) rate remains unchanged at 6.25 per cent and the "
+    "marginal standing facility (MSF) rate and the Bank Rate at 6.75 per cent."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "levels"),
+    [
+        ("What was the SDF rate in 2023-24?", SDF_SHARE, []),  # a share of the facility's absorption
+        ("What was the MSF rate in March 2024?", NET_INCOME, []),  # a rise in income; no rate named before
+        ("What was the SDF rate in March 2024?", CHART_AXIS, []),  # an axis label, before any rate
+        ("What is the policy repo rate?", DECIDED, ["6.50"]),
+        ("What is the SDF rate?", CORRIDOR_2024, ["6.25"]),
+        ("What are the MSF rate and the Bank Rate?", CORRIDOR_2024, ["6.75"]),
+        ("What is the reverse repo rate?", CORRIDOR, ["6.25"]),
+    ],
+)
+def test_a_policy_rate_s_level_is_said_of_the_rate(question: str, sentence: str, levels: list[str]) -> None:
+    from research.agent.levels import level_figures
+
+    assert [number for _, number, _ in level_figures(sentence, metrics_asked(question))] == levels
+
+
+def test_a_rate_named_well_before_its_new_level_still_owns_it() -> None:
+    from research.agent.levels import level_figures
+
+    # February 2019 minutes, p. 1 (the resolution).
+    cut = (
+        "reduce the policy repo rate under the liquidity adjustment facility (LAF) by 25 basis points from "
+        "6.50 per cent to 6.25 per cent with immediate effect."
+    )
+    levels = level_figures(cut, metrics_asked("What was the repo rate?"))
+    assert [n for _, n, unit in levels if unit == "per cent"] == ["6.50", "6.25"]
