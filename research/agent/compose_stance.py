@@ -40,14 +40,25 @@ STANCE_CHANGED = re.compile(
 MEMBERS_FOR_ANOTHER_STANCE = re.compile(r"\bvoted for (?:a )?change in (?:the )?stance\b", re.I)
 
 
+# "What was the policy stance in August 2024?", "What is the stance now?": what the committee decided
+# on it. A question about the vote on it ("What was the vote on the stance?") is the vote table's.
+STANCE_WHAT_ASKED = re.compile(r"^\s*(?:what|which)\b[^?]*\bstance\b", re.I)
+_ABOUT_THE_VOTE = re.compile(r"\b(?:vot\w*|dissent\w*|members?|who)\b", re.I)
+
+
 def asks_stance_change(question: str) -> bool:
     return bool(YES_NO.search(question) and STANCE_CHANGE_ASKED.search(question))
+
+
+def asks_stance(question: str) -> bool:
+    """Whether the question asks what the stance was, not whether it changed nor how members voted."""
+    return bool(STANCE_WHAT_ASKED.search(question)) and not _ABOUT_THE_VOTE.search(question)
 
 
 def stance_query(question: str, passages: list[dict[str, Any]]) -> str | None:
     """What to search the document for when the question asks about a change of stance and no
     passage holds the committee's decision on it (a resolution's passage can rank below others)."""
-    if not asks_stance_change(question) or _first(passages, STANCE_DECISION) is not None:
+    if not (asks_stance_change(question) or asks_stance(question)) or _first(passages, STANCE_DECISION) is not None:
         return None
     # Worded after the resolutions' own sentences: in the top 4 passages of 36 of the 37 shipped
     # minutes that state such a decision (the first wording tried, after 2022's alone: 33).
@@ -59,13 +70,20 @@ def stance_query(question: str, passages: list[dict[str, Any]]) -> str | None:
 
 def compose_stance(c: Composer, passages: list[dict[str, Any]]) -> bool:
     """The verdict line and its quotes for a stance question, from the decision in the one document
-    the passages are from (the question named its meeting); False when that cannot be told."""
-    if not asks_stance_change(c.question) or len({p.get("document_id") for p in passages}) != 1:
+    the passages are from (the question named its meeting, or asked it now: research/agent/latest.py);
+    what the stance was, the decision quoted; False when that cannot be told."""
+    what = asks_stance(c.question)
+    if not (what or asks_stance_change(c.question)) or len({p.get("document_id") for p in passages}) != 1:
         return False  # several meetings: which decision answers is not this rule's to choose
     decision = _first(passages, STANCE_DECISION)
     if decision is None:
         return False
     passage, sentence, match = decision
+    if what:
+        c.parts.append(f"In {document_name(passage)}, the committee decided on its stance:")
+        c.assessment["stance_decision"] = True  # the decision quoted says what the stance was
+        c.quote(passage, sentence, "stance", figure_claim=False)
+        return True
     changed = match.group("verb").lower() in _CHANGES or bool(STANCE_CHANGED.search(sentence))
     vote = _first(passages, MEMBERS_FOR_ANOTHER_STANCE)
     if not changed and "stance" not in sentence.lower() and vote is None:

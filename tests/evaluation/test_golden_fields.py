@@ -75,8 +75,8 @@ TOOL_CASES = {c["id"] for c in json.loads((suites.SUITES_DIR / "research_tools.j
 
 def test_the_research_suite_is_the_tools_cases_and_the_golden_set() -> None:
     cases = suites.load("research")
-    assert len(cases) == 39 + 133
-    assert sum(len(c.turns) for c in cases) == 149 + sum(len(c.turns) for c in cases if c.id in TOOL_CASES)
+    assert len(cases) == 39 + 135
+    assert sum(len(c.turns) for c in cases) == 151 + sum(len(c.turns) for c in cases if c.id in TOOL_CASES)
     golden = {c.id: c for c in cases}
     assert golden["mpc-2019-04-vote"].turns[0].expect.contains == ["Ghate", "Acharya"]
     assert golden["ar-fiscal-deficit"].turns[0].expect.pages == [5, 60]

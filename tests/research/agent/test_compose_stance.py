@@ -132,9 +132,30 @@ def test_no_answer_without_the_committees_decision_or_for_several_meetings() -> 
     member = [_passage(8, 30, october, 8, preferred)]
     assert _answer("Did the MPC change its stance in October 2020?", member) is None
     assert stance_query("Did the MPC change its stance in October 2020?", member) is not None
-    # Not a yes/no question about a change: the general document answer takes it.
+    # A question about the vote on the stance is the vote table's, not the decision's.
     resolution = [_passage(1, 40, august, 2, AUG_2024_RESOLUTION)]
-    assert _answer("What was the MPC's stance in August 2024?", resolution) is None
+    assert _answer("What was the vote on the stance in August 2024?", resolution) is None
+    assert _answer("Which members dissented on the stance in August 2024?", resolution) is None
+
+
+def test_what_the_stance_was_is_the_committees_decision_quoted() -> None:
+    """It had gone to a reviewer ("metric or figure not found"), with or without a meeting named,
+    even when the decision was the passage quoted: the stance has no figure to find."""
+    august = "RBI MPC Minutes, August 2024"
+    passages = [_passage(2, 40, august, 4, AUG_2024_VOTES), _passage(1, 40, august, 2, AUG_2024_RESOLUTION)]
+    for question in ("What was the MPC's stance in August 2024?", "What is the policy stance?"):
+        c = _answer(question, passages)
+        assert c is not None, question
+        assert c.parts[0] == "In RBI MPC Minutes, August 2024, the committee decided on its stance:"
+        assert c.parts[1] == (
+            "“The MPC also decided to remain focused on withdrawal of accommodation to ensure that inflation "
+            "progressively aligns to the target, while supporting growth.” [Source: RBI MPC Minutes, August 2024, p. 2]"
+        )
+        assert not c.claims
+        checks = {x["check"]: x["ok"] for x in assess(understand(question, LIBRARY), c, {})["checks"]}
+        assert all(checks.values()), checks
+    # Only the members' votes: no decision of the committee to quote.
+    assert _answer("What was the MPC's stance in August 2024?", passages[:1]) is None
 
 
 def test_the_decision_is_searched_for_only_when_no_passage_holds_it() -> None:
