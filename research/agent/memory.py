@@ -129,7 +129,9 @@ def _cut(text: str, period: Any) -> str:
     return text[: period.at] + text[period.at + period.length :]
 
 
-_BACK = re.compile(r"\b(?:it|that|this|them|those|the decision|the vote)\b", re.I)
+# What points back at the last question's meeting: "it", "the vote", and "then" ("What was the stance
+# then?" after the previous meeting's rate: it had searched every year and gone to a reviewer).
+_BACK = re.compile(r"\b(?:it|that|this|them|those|the decision|the vote|then)\b", re.I)
 
 
 def _carry_period(text: str, previous: str) -> str | None:

@@ -107,6 +107,9 @@ def test_follow_ups_resolve_by_rules() -> None:
         # "it" is the decision of the meeting the last question named.
         ("What was the repo rate after the August 2024 meeting?", "Who voted against it?",
          "Who voted against it in August 2024?", "carry_period"),
+        ("What was the policy repo rate in June 2024?", "What was the stance then?",
+         "What was the stance then in June 2024?", "carry_period"),
+        ("What is the policy repo rate?", "What was the stance then?", "What was the stance then?", "none"),
         # More than a period swapped, or nothing to carry: left to the other rules (or the model).
         ("What was AAPL's return in 2023?", "And for MSFT in 2024?", "And for MSFT in 2024?", "none"),
         ("What is the price of TCS?", "What is it now?", "What is it now?", "none"),
