@@ -266,10 +266,8 @@ def _aspect_check(u: Understanding, c: Composer) -> Check | None:
     if c.assessment.get("chair"):
         covered.add("who")  # the minutes' own words name who chaired each meeting (compose_chair)
     if c.assessment.get("stance_decision"):
-        covered |= {
-            "change",
-            "level",
-        }  # the committee's decision on its stance, quoted: what it was, and whether it changed
+        # The committee's decision on its stance, quoted: what the stance was, and whether it changed.
+        covered |= {"change", "level"}
     if c.assessment.get("between_meetings"):
         covered |= {"level", "change"}  # each meeting's own figure, and the change computed (compose_change)
     if c.assessment.get("passage_figures"):

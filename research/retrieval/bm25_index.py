@@ -205,9 +205,7 @@ class _Ranker:
         inside = docs < len(allowed)
         if docs.size == 0 or (inside.all() and allowed[docs].all()):
             return None
-        padded = np.zeros(int(docs[-1]) + 1, dtype=bool)
-        padded[: min(len(allowed), len(padded))] = allowed[: len(padded)]
-        return padded[self.segment.doc_ids]
+        return _in_docs(self.segment, allowed)
 
     def top(self, k: int | None) -> tuple[np.ndarray, np.ndarray]:
         """The best ``k`` rows and every row tied with the k-th; all matching rows when None."""
@@ -230,15 +228,20 @@ class _Ranker:
 _VIEWS_KEPT = 64
 
 
+def _in_docs(segment: Segment, docs: np.ndarray) -> np.ndarray:
+    """Per row of ``segment``, whether its document is in ``docs`` (a mask by document id, which
+    may be shorter than the segment's largest id)."""
+    padded = np.zeros(int(segment.doc_set[-1]) + 1 if len(segment.doc_set) else 0, dtype=bool)
+    padded[: min(len(docs), len(padded))] = docs[: len(padded)]
+    return padded[segment.doc_ids]
+
+
 def _rows_of_docs(segment: Segment, dead: np.ndarray, docs: np.ndarray) -> np.ndarray:
     """The live rows of ``segment`` in a document of ``docs`` (a mask by document id)."""
     ids = np.asarray(segment.doc_set)
     if not docs.size or not docs[ids[ids < len(docs)]].any():
         return EMPTY_ROWS
-    doc_ids = np.asarray(segment.doc_ids)
-    inside = np.zeros(len(doc_ids), dtype=bool)
-    known = doc_ids < len(docs)
-    inside[known] = docs[doc_ids[known]]
+    inside = _in_docs(segment, docs)
     inside[dead] = False
     return np.flatnonzero(inside)
 
