@@ -1,8 +1,8 @@
-"""``evaluation/results/METRICS.md``, ``latest.json`` and the README's metrics table, generated.
+"""``evaluation/results/METRICS.md``, ``latest.json`` and the metrics table of ``docs/evaluation.md``, generated.
 
-The README table is the registry (name, group, definition, target, direction) with the value of
-the latest committed results (``latest.json``); ``tests/evaluation/test_registry.py`` fails when
-the README differs from what this module renders.
+The table is the registry (name, group, definition, target, direction) with the value of the latest
+committed results (``latest.json``); ``tests/evaluation/test_registry.py`` fails when
+``docs/evaluation.md`` differs from what this module renders. (The README links to it.)
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from evaluation.metrics import GROUPS, REGISTRY, fmt
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 LATEST = RESULTS_DIR / "latest.json"
 METRICS_MD = RESULTS_DIR / "METRICS.md"
-README = Path(__file__).resolve().parent.parent / "README.md"
+# The page whose metrics block (between START and END) `make eval-report` rewrites.
+METRICS_DOC = Path(__file__).resolve().parent.parent / "docs" / "evaluation.md"
+README = METRICS_DOC  # the old name, still read by tests/evaluation/test_registry.py
 START, END = "<!-- metrics:start -->", "<!-- metrics:end -->"
 
 
@@ -113,12 +115,12 @@ def readme_block(latest: dict[str, Any]) -> str:
 
 
 def write(latest: dict[str, Any]) -> None:
-    """Write latest.json and METRICS.md, and replace the README's metrics block."""
+    """Write latest.json and METRICS.md, and replace the metrics block of docs/evaluation.md."""
     RESULTS_DIR.mkdir(exist_ok=True)
     LATEST.write_text(json.dumps(latest, indent=1, ensure_ascii=False, default=str) + "\n")
     METRICS_MD.write_text(metrics_md(latest))
-    text = README.read_text()
+    text = METRICS_DOC.read_text()
     if START in text and END in text:
         head, rest = text.split(START, 1)
         _, tail = rest.split(END, 1)
-        README.write_text(head + readme_block(latest) + tail)
+        METRICS_DOC.write_text(head + readme_block(latest) + tail)
