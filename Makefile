@@ -97,7 +97,7 @@ bench: install load-client
 # tests reach each function, and runs only those against each mutant. MUTATE_MODULES narrows it,
 # e.g. `make mutate MUTATE_MODULES=research.calculator`. All nine: 3,487 mutants, 25 min with one worker
 # (README "Mutation testing").
-MUTATE_MODULES ?= research.calculator research.agent.verify portfolios.recompute portfolios.metrics \
+MUTATE_MODULES ?= research.calculator research.agent.verify.claims portfolios.recompute portfolios.metrics \
 	portfolios.analytics briefs.claims briefs.render briefs.render_html briefs.markup
 # Worker processes for mutmut (its default is one per core); on a shared machine use MUTATE_CHILDREN=1.
 MUTATE_CHILDREN ?= $(shell nproc)

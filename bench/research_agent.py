@@ -137,7 +137,7 @@ def _set_up() -> Any:
 
 def _rules_share_row() -> dict[str, Any]:
     """How many fixture questions the rule planner handles without an LLM call."""
-    from research.agent.planner import plan_rules
+    from research.agent.dialogue.planner import plan_rules
 
     cases = json.loads(QUESTIONS.read_text())
     no_llm = sum(1 for c in cases if plan_rules(c["q"]) is not None)

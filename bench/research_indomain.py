@@ -50,7 +50,7 @@ def in_domain_queries() -> list[tuple[str, str, str, str]]:
 
 
 def _library(user: Any) -> tuple[list[Any], dict[int, str]]:
-    from research.agent.understand import LibDoc
+    from research.agent.question.understand import LibDoc
     from research.selectors import document_index
 
     rows = document_index(user=user)
@@ -59,7 +59,7 @@ def _library(user: Any) -> tuple[list[Any], dict[int, str]]:
 
 def _agent_view(question: str, library: list[Any]) -> tuple[str, list[int] | None]:
     """The query and document filter the chat agent would search with."""
-    from research.agent.understand import matching_documents, search_query, understand
+    from research.agent.question.understand import matching_documents, search_query, understand
 
     u = understand(question, library)
     docs = matching_documents(u, library)

@@ -608,7 +608,7 @@ AGENT_RAG_TOP_K = env.int("AGENT_RAG_TOP_K", default=5)
 AGENT_RAG_NARROW_TOP_K = env.int("AGENT_RAG_NARROW_TOP_K", default=16)
 # Dotted path of search(query, max_results) -> [{title, url, snippet}]; empty = web search disabled.
 WEB_SEARCH_PROVIDER = env.str("WEB_SEARCH_PROVIDER", default="")
-# The ddgs provider (research.agent.web_ddgs.search): engine, region, timeout, and its network edge.
+# The ddgs provider (research.agent.tools.web_ddgs.search): engine, region, timeout, and its network edge.
 WEB_SEARCH_BACKEND = env.str("WEB_SEARCH_BACKEND", default="duckduckgo")
 WEB_SEARCH_REGION = env.str("WEB_SEARCH_REGION", default="in-en")
 WEB_SEARCH_TIMEOUT_SECONDS = env.int("WEB_SEARCH_TIMEOUT_SECONDS", default=5)

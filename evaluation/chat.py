@@ -20,7 +20,7 @@ from celery import current_app
 from django.db.models import Sum
 
 from core.services import user_ensure
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 from research.chat.models import Conversation, TraceStep, Turn
 from research.chat.services import chat_message_post, chat_turn_cancel, chat_turn_run
 from research.models import Chunk, Document

@@ -1,7 +1,7 @@
 """The deterministic judge: compares what an agent showed with what a case expects, and checks on
 its own that every figure and citation it showed can be traced to stored evidence.
 
-It is deliberately independent of the product's verifier (``research/agent/verify.py``): it
+It is deliberately independent of the product's verifier (``research/agent/verify/claims.py``): it
 re-reads tool outputs from the *stored trace steps*, re-reads quotes from the *stored chunks* and
 recomputes calculations with exact rational arithmetic (``fractions.Fraction``), so a verifier that
 passes everything is caught here. Pure functions: the runner hands in everything from the database.

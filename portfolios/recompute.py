@@ -1,7 +1,7 @@
 """An independent implementation of the published metric definitions (single tickers and portfolios).
 
 The brief verifier re-derives every figure in a brief from the raw daily bars with this module,
-and the chat verifier (``research/agent/verify.py``) every market-data and portfolio figure in an
+and the chat verifier (``research/agent/verify/claims.py``) every market-data and portfolio figure in an
 answer, so it deliberately shares **no code** with ``portfolios/metrics.py`` and
 ``portfolios/analytics.py`` (the tool path) and uses
 different algorithms for the same definitions (README "Metric definitions"):

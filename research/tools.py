@@ -8,8 +8,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from core.roles import can_access
 from core.tools import ToolFailure, tool
-from research.agent.extra_tools import document_comparator, web_search  # noqa: F401  (--- research agent ---)
-from research.agent.market_tools import compare_returns  # noqa: F401  (--- research agent ---)
+from research.agent.tools.extra import document_comparator, web_search  # noqa: F401  (--- research agent ---)
+from research.agent.tools.market import compare_returns  # noqa: F401  (--- research agent ---)
 from research.calculator import calculate_financial_metric  # noqa: F401  (registers the calculator tool)
 from research.retrieval.search import SearchFilters
 from research.selectors import Passage, passage_search

@@ -8,7 +8,7 @@
 - answer.py composes the extractive answer, one composer per tool;
 - rewrite.py the model's rewrite of that answer and the verification every answer passes;
 - guardrails.py the limits checked after each superstep;
-- planner.py and memory.py the deterministic rules; extract.py picks sentences and figures;
-- verify.py keeps numbers honest;
-- extra_tools.py and compare_llm.py are the registry tools only the agent uses.
+- dialogue/planner.py and dialogue/memory.py the deterministic rules; text/sentences.py picks sentences and figures;
+- verify/claims.py keeps numbers honest;
+- tools/extra.py and tools/compare_llm.py are the registry tools only the agent uses.
 """

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from core import formatting
-from research.agent.compose_docs import compose_documents
-from research.agent.compose_market import compose_market_data, compose_portfolio
-from research.agent.compose_revision import POINTS_UNIT
-from research.agent.composer import Composer, bracket_safe
+from research.agent.compose.composer import Composer, bracket_safe
+from research.agent.compose.docs import compose_documents
+from research.agent.compose.market import compose_market_data, compose_portfolio
+from research.agent.compose.revision import POINTS_UNIT
 from research.agent.state import ChatState
-from research.agent.verify import CLAIM_REF
+from research.agent.verify.claims import CLAIM_REF
 
 # A note, not an answer: its example percentages are not figures for the verifier.
 CAPABILITIES_NOTE = (

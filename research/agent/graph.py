@@ -20,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 
 from core.checkpoint import db_node
 from research.agent import nodes, tool_nodes
-from research.agent.planner import TOOL_NODES, ToolNode
+from research.agent.dialogue.planner import TOOL_NODES, ToolNode
 from research.agent.state import GRAPH_NAME, ChatState
 
 __all__ = ["GRAPH_NAME", "build_graph"]

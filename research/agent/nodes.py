@@ -18,17 +18,17 @@ from django.template.defaultfilters import pluralize
 from langgraph.types import Overwrite, interrupt
 
 from core.llm import LLMError, LLMProvider, LLMResponse, get_llm
-from research.agent import memory as memory_rules
-from research.agent import series
 from research.agent.answer import answer_update, compose
+from research.agent.dialogue import memory as memory_rules
+from research.agent.dialogue import series
+from research.agent.dialogue.latest import latest_meeting_asked
+from research.agent.dialogue.planner import Plan, plan_from_tool_calls, plan_rules, saved_portfolio_rule
 from research.agent.guardrails import guardrail_route
-from research.agent.latest import latest_meeting_asked
-from research.agent.planner import Plan, plan_from_tool_calls, plan_rules, saved_portfolio_rule
 from research.agent.prompts import PLANNER_SYSTEM, RESOLVER_SYSTEM, planner_request, resolver_request, tool_specs
+from research.agent.question.understand import as_filters, matching_documents, search_query, understand
 from research.agent.rewrite import Rewritten, check_answer, rewrite_answer
 from research.agent.state import ChatState, llm_usage
-from research.agent.understand import as_filters, matching_documents, search_query, understand
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 
 
 # --- memory_resolver -------------------------------------------------------------------------

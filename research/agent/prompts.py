@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from research.agent.planner import NODE_TOOLS
+from research.agent.dialogue.planner import NODE_TOOLS
 
 PLANNER_SYSTEM = (
     "You plan tool calls for a financial research assistant. Call the tools needed to answer the "

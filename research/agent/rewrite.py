@@ -17,10 +17,10 @@ from typing import Any
 from core.llm import LLMError, LLMProvider, LLMResponse
 from research.agent.answer import Composer
 from research.agent.prompts import WRITER_SYSTEM, writer_request
-from research.agent.relevance import assess, assess_market
+from research.agent.question.understand import Understanding, understanding_from_dict
 from research.agent.state import ChatState, llm_usage
-from research.agent.understand import Understanding, understanding_from_dict
-from research.agent.verify import verify_answer
+from research.agent.verify.claims import verify_answer
+from research.agent.verify.relevance import assess, assess_market
 from research.retrieval.text import tokenize
 
 MAX_DRAFTS = 2  # one regeneration, then escalate

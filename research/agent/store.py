@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from core.llm import LLMResponse
 from core.tools import call_tool
+from research.agent.question.library import LibDoc
 from research.agent.state import GRAPH_NAME, ChatState
-from research.agent.understand import LibDoc
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import turn_memory
 from research.models import Chunk
@@ -136,7 +136,7 @@ def document_gives_figure(state: ChatState, document_id: int, phrases: tuple[str
 def table_passages(state: ChatState, document_id: int) -> list[dict[str, Any]]:
     """The first passage of a document that holds a member/vote table, as the search tool returns
     passages ([] when it has none): search ranks such a run of names poorly, so it is looked up."""
-    from research.agent.tables import vote_tables
+    from research.agent.text.tables import vote_tables
     from research.selectors import document_passages
     from research.tools import passage_out
 
@@ -171,7 +171,7 @@ def statement_rows(state: ChatState, question: str, document_ids: list[int]) -> 
     """The statement table rows a statement question may need, from ``document_ids`` (best first):
     rows of the concepts it names and of the lines it names word for word, as JSON-safe dicts with
     their citation and link ([] when the question asks nothing of a statement)."""
-    from research.agent.statement_question import parse_ask, prefer_named, wanted
+    from research.agent.question.statements import parse_ask, prefer_named, wanted
     from research.selectors import statement_rows_of
 
     ask = parse_ask(question)

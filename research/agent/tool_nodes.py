@@ -15,17 +15,15 @@ from typing import Any
 from django.conf import settings
 
 from core.llm import LLMResponse
-from research.agent.compose_chair import CHAIR_QUERY, governor_period, role_asked
-from research.agent.compose_stance import stance_query
-from research.agent.evidence import aspect_query, choose
-from research.agent.extract import best_sentence, sentences
-from research.agent.levels import projecting_meetings, projection_year
-from research.agent.lexicon import POLICY_RATES
-from research.agent.members import apart_from_statements, asks_reasons, member_asked, statement_of
-from research.agent.state import ChatState, llm_usage
-from research.agent.statement_question import documents_for
-from research.agent.topics import names_topic, topic_asked
-from research.agent.understand import (
+from research.agent.compose.chair import CHAIR_QUERY, governor_period, role_asked
+from research.agent.compose.stance import stance_query
+from research.agent.evidence.levels import projecting_meetings, projection_year
+from research.agent.evidence.members import apart_from_statements, asks_reasons, member_asked, statement_of
+from research.agent.evidence.select import aspect_query, choose
+from research.agent.question.lexicon import POLICY_RATES
+from research.agent.question.statements import documents_for
+from research.agent.question.topics import names_topic, topic_asked
+from research.agent.question.understand import (
     Understanding,
     doc_matches,
     short_period,
@@ -33,6 +31,8 @@ from research.agent.understand import (
     understanding_from_dict,
     year_asked,
 )
+from research.agent.state import ChatState, llm_usage
+from research.agent.text.sentences import best_sentence, sentences
 
 
 # --- helpers ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.roles import HasArea
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import trace_get, turn_get
 from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_turn_cancel

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from core.formatting import metric_label
-from research.agent.verify import CLAIM_REF
+from research.agent.verify.claims import CLAIM_REF
 from research.chat.models import Conversation, Turn
 
 

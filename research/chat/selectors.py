@@ -10,8 +10,8 @@ from django.http import Http404
 
 from core.audit import audit_cross_user_read
 from core.roles import ADMIN, has_role
-from research.agent.memory import memory_entry
-from research.agent.verify import render_text
+from research.agent.dialogue.memory import memory_entry
+from research.agent.verify.claims import render_text
 from research.chat.models import Conversation, TraceStep, Turn
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 from core.exports import download, html_to_pdf
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
-from research.agent.verify import CLAIM_REF
+from research.agent.verify.claims import CLAIM_REF
 from research.chat.exports import claim_provenance_text, conversation_markdown, conversation_print_html
 from research.chat.models import Turn
 from research.chat.selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from research.ingest.metadata import DATE_RE, first_date
+from research.ingest.dates import DATE_RE, first_date
 
 EARNINGS_RELEASE = "earnings_release"
 PRESS_RELEASE = "press_release"

@@ -11,7 +11,6 @@ one series form one dated series. Generic: dates and names, nothing issuer-speci
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Sequence
@@ -19,23 +18,13 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from research.ingest.parsers import Page
+from research.ingest.dates import first_date, first_range
+from research.ingest.filing_meta import FORM_TYPES, structured_name
+from research.ingest.parsed import Page
 
 if TYPE_CHECKING:
     from research.models import Document
 
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTHS |= {m[:3].lower(): i for m, i in list(_MONTHS.items())} | {"sept": 9}
-_MONTH = (
-    r"(January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
-)
-DATE_RE = re.compile(
-    rf"\b{_MONTH}\s+(\d{{1,2}}),?\s+((?:19|20)\d{{2}})\b|\b(\d{{1,2}})\s+{_MONTH},?\s+((?:19|20)\d{{2}})\b"
-)
-RANGE_RE = re.compile(
-    rf"\b{_MONTH}\s+(\d{{1,2}})\s*(?:-|–|to|and)\s*(?:{_MONTH}\s+)?(\d{{1,2}}),?\s+((?:19|20)\d{{2}})\b"
-)
 FY_TITLE_RE = re.compile(
     r"\b(?:annual report|report|review|statement)\b[^.\n]{0,40}?\b((?:19|20)\d{2})\s?[-–]\s?(\d{2})\b", re.I
 )
@@ -47,34 +36,6 @@ class Inferred:
     period_start: dt.date | None = None
     period_end: dt.date | None = None
     doc_type: str = ""
-
-
-def _month(word: str) -> int:
-    return _MONTHS[word.lower().rstrip(".")[:4] if word.lower().startswith("sept") else word.lower().rstrip(".")[:3]]
-
-
-def _date(month: str, day: str, year: str) -> dt.date | None:
-    try:
-        return dt.date(int(year), _month(month), int(day))
-    except (ValueError, KeyError):
-        return None
-
-
-def first_date(text: str) -> dt.date | None:
-    for m in DATE_RE.finditer(text):
-        found = _date(m.group(1), m.group(2), m.group(3)) if m.group(1) else _date(m.group(5), m.group(4), m.group(6))
-        if found:
-            return found
-    return None
-
-
-def first_range(text: str) -> tuple[dt.date, dt.date] | None:
-    for m in RANGE_RE.finditer(text):
-        start = _date(m.group(1), m.group(2), m.group(5))
-        end = _date(m.group(3) or m.group(1), m.group(4), m.group(5))
-        if start and end and start <= end and (end - start).days <= 31:
-            return start, end
-    return None
 
 
 def series_key(filename: str) -> str:
@@ -104,8 +65,6 @@ def infer(pages: list[Page], filename: str, title: str) -> Inferred:
 def fill_missing_metadata(document: Document, pages: Sequence[Page]) -> None:
     """Set on ``document`` (not saved) what the uploader did not say, read from the document itself:
     its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
-    from research.ingest.filing_meta import FORM_TYPES, structured_name
-
     if document.doc_type in FORM_TYPES:
         return  # a filing: its cover was read at upload (filing_meta), and its first date is not its issue
     named = structured_name(document.filename)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from research.ingest.parsers import Page
+    from research.ingest.parsed import Page
 
 EDGE_LINES = 3  # lines looked at on each edge of a page
 MIN_RUN = 3  # pages that must agree before a printed number is trusted ...

@@ -18,7 +18,7 @@ import json
 import lzma
 from typing import Any
 
-from research.ingest.parsers import Page, Paragraph, ParseError
+from research.ingest.parsed import Page, Paragraph, ParseError
 
 FORMAT = "alphadesk-pages/1"
 

@@ -14,31 +14,13 @@ import re
 import statistics
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
 from research.ingest.page_labels import assign_labels
+from research.ingest.pages import parse_pages
+from research.ingest.parsed import Page, Paragraph, ParseError
 from research.models import Document
-
-
-class ParseError(Exception):
-    """The file cannot be read; the message is shown to the person who uploaded it."""
-
-
-@dataclass
-class Paragraph:
-    text: str
-    section: str = ""
-
-
-@dataclass
-class Page:
-    number: int
-    label: str = ""
-    lines: list[str] = field(default_factory=list)
-    paragraphs: list[Paragraph] = field(default_factory=list)
-
 
 # --- sniffing ---------------------------------------------------------------------------------
 EXTENSIONS = {
@@ -307,8 +289,6 @@ def parse_html(data: bytes) -> list[Page]:
 def parse(kind: str, data: bytes, *, name: str = "") -> list[Page]:
     """The pages of a file of ``kind``; ``name`` (the file's name) is named in a PDF's errors."""
     if kind == Document.Kind.PAGES:
-        from research.ingest.pages import parse_pages
-
         return parse_pages(data)
     if kind == Document.Kind.PDF:
         return parse_pdf(data, name=name)

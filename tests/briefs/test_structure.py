@@ -20,11 +20,11 @@ MAX_FUNCTION_LINES = 60
 MAX_MODULE_LINES = 400
 
 
-def package_modules(package: str) -> dict[str, Path]:
-    """Dotted module name → file, for every module of ``package`` except migrations."""
+def package_modules(package: str, root: Path = ROOT) -> dict[str, Path]:
+    """Dotted module name → file, for every module of ``package`` (under ``root``) except migrations."""
     modules = {}
-    for path in sorted((ROOT / package).rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
+    for path in sorted((root / package).rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
         if "migrations" in parts:
             continue
         modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
@@ -45,9 +45,9 @@ def _imported_modules(node: ast.AST, module: str, is_package: bool, modules: dic
     return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
 
 
-def import_graph(package: str) -> dict[str, set[str]]:
+def import_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
     """Module → the package's modules it imports anywhere in its body (functions included)."""
-    modules = package_modules(package)
+    modules = package_modules(package, root)
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         is_package = path.name == "__init__.py"

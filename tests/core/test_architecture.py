@@ -71,6 +71,17 @@ def test_the_import_contracts_hold(project_copy: Path) -> None:
             None,  # allowed: only portfolios.recompute itself is forbidden from it
         ),
         (
+            "research/agent/text/upward_probe.py",
+            "from research.agent.question import periods\n",
+            "stages import only downward BROKEN",
+        ),
+        (
+            # An import inside a function counts: that is where the agent's circles used to hide.
+            "research/agent/question/upward_probe.py",
+            "def later():\n    from research.agent.compose import docs\n\n    return docs\n",
+            "stages import only downward BROKEN",
+        ),
+        (
             "research/retrieval/probe.py",
             "from research.chat import services\n",
             "knows nothing of the chat or its agent BROKEN",

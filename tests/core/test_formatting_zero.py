@@ -11,7 +11,7 @@ import pytest
 from django.template import Context, Template
 
 from core import formatting as f
-from research.agent.composer import Composer
+from research.agent.compose.composer import Composer
 
 M = "\u2212"
 

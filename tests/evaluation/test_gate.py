@@ -28,7 +28,7 @@ def test_gate_passes_on_todays_planner() -> None:
 
 
 def test_broken_planner_rule_fails_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
-    from research.agent import planner
+    from research.agent.dialogue import planner
 
     # The percentage-change rule, broken: it reads "from A to B" as pct_change(B, A).
     swapped = re.compile(

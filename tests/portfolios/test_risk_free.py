@@ -74,7 +74,7 @@ def test_the_chat_verifier_resolves_the_same_rate_on_its_own(analyst: Any) -> No
     import copy
 
     from core.tools import call_tool
-    from research.agent.verify import verify_answer
+    from research.agent.verify.claims import verify_answer
 
     portfolio, _ = portfolio_create(
         user=analyst, name="Core", holdings=[("RELIANCE.NS", 0.5), ("INFY.NS", 0.5)], risk_free_rate=0.08

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.tools import call_tool, registry
-from research.agent.verify import recompute_calc
+from research.agent.verify.claims import recompute_calc
 from research.calculator import CalculatorError, evaluate
 
 numbers = st.one_of(

@@ -38,8 +38,8 @@ def test_a_quoted_or_calculated_figure_keeps_its_own_provenance() -> None:
 
 def test_the_document_check_names_a_document_type_in_words() -> None:
     """The "answers the question" line under an answer is read by the analyst: no type key."""
-    from research.agent.relevance import _document_check
-    from research.agent.understand import Understanding
+    from research.agent.question.understand import Understanding
+    from research.agent.verify.relevance import _document_check
 
     u = Understanding(doc_types=["mpc_minutes"])
     cited = [{"citation": "RBI MPC Minutes, June 2024, p. 3", "document_id": 1, "doc_type": "mpc_minutes"}]

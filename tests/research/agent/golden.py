@@ -61,7 +61,7 @@ def _why(turn: Any) -> str:
 
 def judge(turn: Any, expect: dict[str, Any], stems: dict[int, str]) -> tuple[list[str], str]:
     """What is wrong with ``turn`` against ``expect`` (empty: it passes), and its rendered answer."""
-    from research.agent.verify import render_text
+    from research.agent.verify.claims import render_text
 
     text = render_text(turn.answer, turn.claims)
     flat = _flat(text)

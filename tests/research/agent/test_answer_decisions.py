@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 
-from research.agent.composer import Composer
-from research.agent.understand import LibDoc, understand
+from research.agent.compose.composer import Composer
+from research.agent.question.library import LibDoc
+from research.agent.question.understand import understand
 from tests.research.agent.test_answer_periods import _minutes_passage
 from tests.research.agent.test_understanding import LIBRARY
 
 
 def test_a_decision_asked_without_a_metric_is_read_as_the_decision_on_the_metric_it_names() -> None:
-    from research.agent.compose_docs import compose_documents
-    from research.agent.verify import render_text
+    from research.agent.compose.docs import compose_documents
+    from research.agent.verify.claims import render_text
 
     # RBI MPC Minutes, February 2024, p. 3 (read by hand).
     sentence = (
@@ -38,7 +39,7 @@ def test_a_decision_asked_without_a_metric_is_read_as_the_decision_on_the_metric
 
 def _chosen_in_meeting(question: str, title: str, held: dt.date, passages: list[dict[str, Any]]) -> list[str]:
     """The sentences chosen from ``passages``, in a library of one meeting's minutes (held on ``held``)."""
-    from research.agent.evidence import choose
+    from research.agent.evidence.select import choose
 
     start, published = held - dt.timedelta(days=2), held + dt.timedelta(days=14)
     ev = choose(
@@ -62,7 +63,7 @@ def test_the_decision_of_the_meeting_asked_beats_a_recollection_of_another_meeti
 
 
 def test_who_dissented_on_the_stance_is_the_member_with_reservations_not_the_rate_vote() -> None:
-    from research.agent.evidence import choose
+    from research.agent.evidence.select import choose
 
     # RBI MPC Minutes, December 2023, p. 3 (read by hand).
     text = (
@@ -97,7 +98,7 @@ def test_who_dissented_on_the_stance_is_the_member_with_reservations_not_the_rat
 def test_a_yes_no_question_about_a_move_is_answered_yes_or_no_from_the_decision(
     question: str, move: str, verdict: str
 ) -> None:
-    from research.agent.moves import verdict as verdict_of
+    from research.agent.evidence.moves import verdict as verdict_of
 
     assert verdict_of(question, move) == verdict
 

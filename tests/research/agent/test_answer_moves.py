@@ -2,7 +2,7 @@
 answered "Yes … raised by 250 basis points" from a member's recollection of the moves since May 2022
 (August 2024 minutes, p. 13), verified; "When did the MPC last raise the repo rate?" with October
 2018's account of June's and August's raises as October's own, verified. Pure: the move rules in
-research/agent/evidence.py and moves.py; the chat over the shipped minutes is the last test."""
+research/agent/evidence/select.py and evidence/moves.py; the chat over the shipped minutes is the last test."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from research.agent.evidence import CUMULATIVE_MOVE, OTHER_MEETING
-from research.agent.moves import other_move
+from research.agent.evidence.moves import other_move
+from research.agent.evidence.select import CUMULATIVE_MOVE, OTHER_MEETING
 from tests.research.agent.golden import Runner, outcome_of
 
 # Read by hand: August 2024 minutes p. 13; October 2018 minutes p. 13.
@@ -57,7 +57,7 @@ def test_a_decision_of_another_move_does_not_answer_the_move_asked(question: str
 def test_the_chat_answers_the_move_asked_or_sends_it_to_a_reviewer(
     demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from research.agent.verify import render_text
+    from research.agent.verify.claims import render_text
 
     runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)
     user = make_user("analyst")
@@ -71,9 +71,9 @@ def test_the_chat_answers_the_move_asked_or_sends_it_to_a_reviewer(
 
 
 def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() -> None:
-    from research.agent.anchors import anchor_figure
-    from research.agent.lexicon import METRICS, names_metric
-    from research.agent.understand import understand
+    from research.agent.evidence.anchors import anchor_figure
+    from research.agent.question.lexicon import METRICS, names_metric
+    from research.agent.question.understand import understand
 
     # RBI Annual Report 2023-24, p. 41 and p. 75, read by hand.
     items = (
@@ -95,10 +95,10 @@ def test_a_share_of_a_group_or_a_ratio_to_gdp_is_not_the_rate_or_growth_asked() 
 
 
 def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() -> None:
-    from research.agent.compose_decision import decision_line
-    from research.agent.composer import Composer
-    from research.agent.evidence import Candidate
-    from research.agent.lexicon import METRICS
+    from research.agent.compose.composer import Composer
+    from research.agent.compose.decision import decision_line
+    from research.agent.evidence.select import Candidate
+    from research.agent.question.lexicon import METRICS
 
     # February 2024 minutes, p. 9 (a member's statement), read by hand.
     sentence = (
@@ -112,8 +112,8 @@ def test_the_moves_of_many_meetings_are_not_written_as_one_documents_decision() 
 
 
 def test_a_figure_dated_at_the_period_asked_is_its_level_and_a_total_since_is_many_moves() -> None:
-    from research.agent.anchors import anchor_figure
-    from research.agent.understand import understand
+    from research.agent.evidence.anchors import anchor_figure
+    from research.agent.question.understand import understand
 
     # RBI Annual Report 2023-24, p. 43; MPC minutes, May 2020, p. 9 (read by hand).
     size = (

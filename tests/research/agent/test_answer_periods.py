@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from research.agent.composer import Composer
-from research.agent.lexicon import aspects_asked
-from research.agent.relevance import assess
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer
+from research.agent.question.lexicon import aspects_asked
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 from tests.research.agent.test_understanding import LIBRARY
 
 
@@ -173,7 +173,7 @@ def test_another_months_reading_does_not_answer_the_month_asked() -> None:
 
 
 def test_the_figure_read_is_the_one_the_sentence_dates_by_the_month_asked() -> None:
-    from research.agent.anchors import anchor_figure
+    from research.agent.evidence.anchors import anchor_figure
 
     # (September 2024: no document of the library is dated then, so the month is the figure's.)
     sentence = "Inflation eased in a narrow range from 5.1 per cent in July to 4.8 per cent in September 2024."
@@ -185,7 +185,7 @@ def test_the_figure_read_is_the_one_the_sentence_dates_by_the_month_asked() -> N
 
 
 def test_the_quarter_asked_picks_the_figure_the_sentence_dates_by_it() -> None:
-    from research.agent.anchors import anchor_figure
+    from research.agent.evidence.anchors import anchor_figure
 
     # The RBI MPC Minutes, August 2024, p. 4 (read by hand).
     sentence = (
@@ -223,7 +223,7 @@ def test_one_end_of_a_range_is_not_the_value_asked() -> None:
 
 
 def test_a_weight_in_the_index_is_not_the_inflation_asked() -> None:
-    from research.agent.anchors import anchor_figure
+    from research.agent.evidence.anchors import anchor_figure
 
     # The RBI Annual Report 2023-24, p. 35 (read by hand): the food group's weight in the CPI basket.
     sentence = "Inflation in food and beverages (weight: 45.9 per cent in CPI) averaged 7.5 per cent in 2023-24."
@@ -239,7 +239,7 @@ def test_a_weight_in_the_index_is_not_the_inflation_asked() -> None:
 
 
 def test_a_bound_is_not_the_level_asked() -> None:
-    from research.agent.anchors import anchor_figure
+    from research.agent.evidence.anchors import anchor_figure
 
     # RBI MPC Minutes, December 2023, p. 6 (read by hand): "above 5%" bounds the projection; the
     # projection itself (5.2 per cent) is on p. 3. Reading 5 per cent as the level would be wrong.
@@ -261,8 +261,8 @@ def _minutes_passage(title: str, page: int, text: str, chunk_id: int) -> dict[st
 
 
 def test_a_month_that_only_begins_a_span_does_not_date_the_figure() -> None:
-    from research.agent.evidence import candidates
-    from research.agent.periods import find_periods, only_as_span_end
+    from research.agent.evidence.select import candidates
+    from research.agent.question.periods import find_periods, only_as_span_end
 
     # RBI MPC Minutes, February 2024, p. 9 (a member's statement, read by hand): 250 bps over nine months.
     sentence = (
@@ -279,7 +279,7 @@ def test_a_month_that_only_begins_a_span_does_not_date_the_figure() -> None:
 
 
 def test_another_periods_sentence_without_a_figure_is_not_reported_as_having_one() -> None:
-    from research.agent.compose_docs import compose_documents
+    from research.agent.compose.docs import compose_documents
 
     # RBI Annual Report 2023-24, p. 6 (read by hand): no ratio is stated in the sentence.
     sentence = (

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_library")]
 

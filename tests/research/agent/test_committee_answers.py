@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from research.agent import store
-from research.agent.evidence import about_other_meeting, choose
+from research.agent.evidence.select import about_other_meeting, choose
+from research.agent.question.understand import understand
 from research.agent.tool_nodes import _complete
-from research.agent.understand import understand
 
 pytestmark = pytest.mark.django_db
 

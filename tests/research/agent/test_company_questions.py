@@ -11,8 +11,9 @@ from dataclasses import replace
 
 import pytest
 
-from research.agent.companies import aliases, companies_named, fiscal_asked
-from research.agent.understand import LibDoc, matching_documents, understand
+from research.agent.question.companies import aliases, companies_named, fiscal_asked
+from research.agent.question.library import LibDoc
+from research.agent.question.understand import matching_documents, understand
 
 D = dt.date
 RBI = "Reserve Bank of India"
@@ -163,7 +164,7 @@ def test_a_question_naming_no_company_is_understood_as_before(question: str) -> 
 
 
 def test_a_missing_period_names_the_company_s_nearest_filings() -> None:
-    from research.agent.series import no_document_info
+    from research.agent.dialogue.series import no_document_info
 
     apple = understand("What was Apple's Q3 2024 revenue?", LIBRARY)
     assert no_document_info(apple, LIBRARY) == {

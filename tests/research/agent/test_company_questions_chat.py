@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 from research.chat.models import TraceStep, Turn
 from research.chat.services import chat_message_post, chat_turn_run
 from tests.research.conftest import ingest

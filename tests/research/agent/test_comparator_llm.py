@@ -17,8 +17,8 @@ import pytest
 from django.test import override_settings
 
 from core.tools import call_tool
-from research.agent.compare_llm import SYSTEM
-from research.agent.verify import render_text
+from research.agent.tools.compare_llm import SYSTEM
+from research.agent.verify.claims import render_text
 from tests.research.fake_llm import FakeLLMServer, anthropic_error, anthropic_text, fake_llm_server
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Why a statement line moved, in the filing's words: after the change read from the cells, the
-discussion's sentence on that line for the span the cells cover. Pure: research/agent/compose_drivers.py
+discussion's sentence on that line for the span the cells cover. Pure: research/agent/compose/drivers.py
 and the ``why`` aspect it covers. The chat over the shipped 10-Q is the filings suite's
 apple-q3fy23-services-driver."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from research.agent.compose_drivers import compose_drivers
-from research.agent.composer import Composer
-from research.agent.relevance import assess
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer
+from research.agent.compose.drivers import compose_drivers
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 
 # Apple Inc. Form 10-Q, quarter ended July 1, 2023, printed p. 16 (PDF p. 19), as read by hand.
 WEARABLES = (

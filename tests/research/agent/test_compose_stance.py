@@ -1,15 +1,15 @@
 """ "Did the MPC change its stance …?" answered yes or no from the committee's decision on its stance
-(research/agent/compose_stance.py). Every sentence is from the shipped MPC minutes, read by hand
+(research/agent/compose/stance.py). Every sentence is from the shipped MPC minutes, read by hand
 (document and page named in each test)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from research.agent.compose_stance import compose_stance, stance_query
-from research.agent.composer import Composer, excerpt
-from research.agent.relevance import assess
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer, excerpt
+from research.agent.compose.stance import compose_stance, stance_query
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 from tests.research.agent.test_understanding import LIBRARY
 
 AUG_2024_RESOLUTION = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.agent.levels import dated_before
+from research.agent.evidence.levels import dated_before
 
 APRIL_2024 = (
     "CPI headline inflation during January-February 2024 (5.1 per cent in each of the months) has moderated "

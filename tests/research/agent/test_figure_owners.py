@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.lexicon import metrics_asked, owners_before
+from research.agent.question.lexicon import metrics_asked, owners_before
 from tests.research.agent.golden import Runner
 
 # MPC minutes, April 2024, p. 2.
@@ -101,15 +101,15 @@ def test_a_measure_by_gdp_or_a_target_in_the_question_is_not_the_metric_asked() 
     ],
 )
 def test_the_level_read_is_the_metric_asked(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
-    from research.agent.anchors import anchor_figure
-    from research.agent.understand import understand
+    from research.agent.evidence.anchors import anchor_figure
+    from research.agent.question.understand import understand
 
     assert anchor_figure(sentence, understand(question, [])) == figure
 
 
 def test_a_projection_covers_the_level_only_when_a_forecast_is_asked() -> None:
-    from research.agent.evidence import candidates
-    from research.agent.understand import understand
+    from research.agent.evidence.select import candidates
+    from research.agent.question.understand import understand
 
     passage = {"chunk_id": 1, "document_id": 1, "page_number": 7, "text": FORECASTER}
     outcome = "What was core inflation in December 2023?"
@@ -121,7 +121,7 @@ def test_a_projection_covers_the_level_only_when_a_forecast_is_asked() -> None:
 def test_the_chat_reads_the_metric_asked_and_labels_the_figure(
     demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from research.agent.verify import render_text
+    from research.agent.verify.claims import render_text
 
     runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)
     user = make_user("analyst")
@@ -155,9 +155,9 @@ def test_the_chat_reads_the_metric_asked_and_labels_the_figure(
     ],
 )
 def test_the_verifier_reads_whose_figure_was_quoted(question: str, figure: str, ok: bool) -> None:
-    from research.agent.composer import Composer
-    from research.agent.relevance import assess
-    from research.agent.understand import understand
+    from research.agent.compose.composer import Composer
+    from research.agent.question.understand import understand
+    from research.agent.verify.relevance import assess
 
     passage = {"chunk_id": 5, "citation": "RBI MPC Minutes, April 2024, p. 2", "url": "/d/5", "document_id": 5}
     meta = {5: {"document_id": 5, "doc_type": "mpc_minutes", "citation": "RBI MPC Minutes, April 2024, p. 2"}}
@@ -185,9 +185,9 @@ M3 = (
 
 
 def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
-    from research.agent.anchors import anchor_figure
-    from research.agent.compose_docs import _described
-    from research.agent.understand import understand
+    from research.agent.compose.docs import _described
+    from research.agent.evidence.anchors import anchor_figure
+    from research.agent.question.understand import understand
 
     asked = "What was credit growth in 2023-24 according to the annual report?"
     assert [m.key for m in metrics_asked(asked)] == ["credit_growth"]  # "growth" here is not GDP's
@@ -205,10 +205,10 @@ def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
 
 
 def test_a_figure_the_sentence_gives_another_fiscal_year_is_not_the_year_asked() -> None:
-    from research.agent.composer import Composer
-    from research.agent.levels import figure_year
-    from research.agent.relevance import assess
-    from research.agent.understand import understand
+    from research.agent.compose.composer import Composer
+    from research.agent.evidence.levels import figure_year
+    from research.agent.question.understand import understand
+    from research.agent.verify.relevance import assess
 
     assert figure_year(DEFICIT, "5.90") == "2023-24"  # named before it, though 2024-25 is named after
     assert figure_year(M3, "15.6") == "2023-24"
@@ -234,9 +234,9 @@ def test_an_earlier_meetings_projection_dated_by_its_month_is_not_the_one_asked(
     figure: str, failed: str | None
 ) -> None:
     """Whichever engine quoted it: April's 7.2 does not answer what the August 2019 minutes project."""
-    from research.agent.composer import Composer
-    from research.agent.relevance import assess
-    from research.agent.understand import understand
+    from research.agent.compose.composer import Composer
+    from research.agent.question.understand import understand
+    from research.agent.verify.relevance import assess
 
     question = "What was the GDP growth projection for 2019-20 in the August 2019 minutes?"
     citation = "RBI MPC Minutes, August 2019, p. 12"
@@ -250,9 +250,9 @@ def test_an_earlier_meetings_projection_dated_by_its_month_is_not_the_one_asked(
 
 
 def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
-    from research.agent.compose_docs import _each_metric
-    from research.agent.composer import Composer
-    from research.agent.understand import understand
+    from research.agent.compose.composer import Composer
+    from research.agent.compose.docs import _each_metric
+    from research.agent.question.understand import understand
 
     # MPC minutes, April 2022, p. 2 (read by hand): the MSF sentence had been labelled the SDF rate.
     msf = "The marginal standing facility (MSF) rate and the Bank Rate remain unchanged at 4.25 per cent."
@@ -311,13 +311,13 @@ CORRIDOR_2024 = (
     ],
 )
 def test_a_policy_rate_s_level_is_said_of_the_rate(question: str, sentence: str, levels: list[str]) -> None:
-    from research.agent.levels import level_figures
+    from research.agent.evidence.levels import level_figures
 
     assert [number for _, number, _ in level_figures(sentence, metrics_asked(question))] == levels
 
 
 def test_a_rate_named_well_before_its_new_level_still_owns_it() -> None:
-    from research.agent.levels import level_figures
+    from research.agent.evidence.levels import level_figures
 
     # February 2019 minutes, p. 1 (the resolution).
     cut = (

@@ -11,8 +11,9 @@ import datetime as dt
 
 import pytest
 
-from research.agent.companies import FiscalAsk, guidance_source
-from research.agent.understand import LibDoc, matching_documents, understand
+from research.agent.question.companies import FiscalAsk, guidance_source
+from research.agent.question.library import LibDoc
+from research.agent.question.understand import matching_documents, understand
 
 D = dt.date
 
@@ -161,7 +162,7 @@ def test_the_quarter_before_the_first_is_the_last_of_the_year_before() -> None:
 
 
 def test_a_guidance_answer_quotes_the_figure_guided_not_the_quarters_actual() -> None:
-    from research.agent.evidence import choose
+    from research.agent.evidence.select import choose
 
     # Intel's first-quarter 2023 release, PDF p. 1, as extracted (the bullets under its headline).
     page = (
@@ -182,7 +183,7 @@ def test_a_guidance_answer_quotes_the_figure_guided_not_the_quarters_actual() ->
 
 
 def test_a_dated_past_figure_of_a_listed_company_is_read_from_its_filings() -> None:
-    from research.agent.planner import plan_rules
+    from research.agent.dialogue.planner import plan_rules
 
     # Today's snapshot cannot say what the dividend was on a past day: no market fast path, so the
     # deterministic engine searches the documents.

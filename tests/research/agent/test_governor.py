@@ -1,4 +1,4 @@
-"""Who chaired the committee is read from each meeting's minutes (research/agent/compose_chair.py);
+"""Who chaired the committee is read from each meeting's minutes (research/agent/compose/chair.py);
 the answers themselves are golden cases (evaluation/suites/research_golden.json). Pure."""
 
 from __future__ import annotations
@@ -17,6 +17,6 @@ import pytest
     ],
 )
 def test_the_role_asked_is_the_governors_or_the_deputys(question: str, role: str | None) -> None:
-    from research.agent.compose_chair import role_asked
+    from research.agent.compose.chair import role_asked
 
     assert role_asked(question) == role

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 from research.chat.models import Turn
 from reviews.models import ReviewTask
 from tests.research.fake_llm import (

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from research.agent.levels import figure_year, locate, range_low
-from research.agent.periods import find_periods, mentions
+from research.agent.evidence.levels import figure_year, locate, range_low
+from research.agent.question.periods import find_periods, mentions
 from tests.research.agent.golden import Runner
 
 # MPC minutes, April 2019, p. 5 ("2019- 20" as the PDF breaks it).
@@ -82,16 +82,16 @@ def test_a_range_is_read_by_both_ends_and_a_move_is_not_a_range() -> None:
 def test_the_level_of_a_year_is_not_a_quarters_or_halfs(
     sentence: str, question: str, figure: tuple[str, str] | None
 ) -> None:
-    from research.agent.anchors import anchor_figure
-    from research.agent.understand import understand
+    from research.agent.evidence.anchors import anchor_figure
+    from research.agent.question.understand import understand
 
     assert anchor_figure(sentence, understand(question, [])) == figure
 
 
 def test_the_verifier_reads_a_quarters_figure_quoted_for_the_year() -> None:
-    from research.agent.composer import Composer
-    from research.agent.relevance import assess
-    from research.agent.understand import understand
+    from research.agent.compose.composer import Composer
+    from research.agent.question.understand import understand
+    from research.agent.verify.relevance import assess
 
     question = "What was the GDP growth projection for 2019-20?"
     passage = {"chunk_id": 5, "citation": "RBI MPC Minutes, October 2018, p. 6", "url": "/d/5", "document_id": 5}
@@ -107,7 +107,7 @@ def test_the_verifier_reads_a_quarters_figure_quoted_for_the_year() -> None:
 def test_the_chat_answers_the_year_and_the_half_asked(
     demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from research.agent.verify import render_text
+    from research.agent.verify.claims import render_text
 
     runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)
     user = make_user("analyst")

@@ -1,5 +1,5 @@
 """A question asked in the present about what each meeting sets or projects, naming no meeting, is
-answered from the latest minutes the library holds (research/agent/latest.py). The figures were
+answered from the latest minutes the library holds (research/agent/dialogue/latest.py). The figures were
 read by hand from the August 2024 minutes (../shared/data/rbi/mpc-minutes, 06-08-2024.pdf): p.1
 "Keep the policy repo rate ... unchanged at 6.50 per cent"; p.2 "the standing deposit facility
 (SDF) rate remains unchanged at 6.25 per cent"; p.3 "CPI inflation for 2024-25 is projected at 4.5
@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from research.agent.latest import MEETINGS_BACK, latest_meeting_asked
-from research.agent.understand import LibDoc, understand
+from research.agent.dialogue.latest import MEETINGS_BACK, latest_meeting_asked
+from research.agent.question.library import LibDoc
+from research.agent.question.understand import understand
 
 
 def _minutes(doc_id: int, day: dt.date) -> LibDoc:
@@ -102,7 +103,7 @@ def test_a_rate_the_latest_minutes_no_longer_state_is_read_from_the_latest_that_
 def test_the_chat_answers_the_rate_and_the_projection_now_from_the_latest_minutes(
     demo_library: dict[str, Any], make_user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from research.agent.verify import render_text
+    from research.agent.verify.claims import render_text
     from tests.research.agent.golden import Runner
 
     runner = Runner(make_user, django_capture_on_commit_callbacks, demo_library)

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from research.agent.levels import projecting_meetings, projection_year, projects_now
-from research.agent.lexicon import METRICS
-from research.agent.periods import Period, find_periods
+from research.agent.evidence.levels import projecting_meetings, projection_year, projects_now
+from research.agent.question.lexicon import METRICS
+from research.agent.question.periods import Period, find_periods
 
 # August 2019, p. 5 (paragraphs 23 and 24 of the resolution).
 JUNE_VIEW = (
@@ -65,7 +65,7 @@ def test_the_meetings_that_may_project_a_year_latest_first() -> None:
 
 
 def test_a_long_quote_never_ends_on_a_figure_cut_from_its_unit() -> None:
-    from research.agent.composer import excerpt
+    from research.agent.compose.composer import excerpt
 
     # August 2019, p. 5, as the chat quotes it: 320 characters had ended "… is projected at 7.4 per".
     sentence = (

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from research.agent.compose_decision import each_meeting
-from research.agent.composer import Composer
-from research.agent.understand import understand
-from research.agent.verify import render_text
+from research.agent.compose.composer import Composer
+from research.agent.compose.decision import each_meeting
+from research.agent.question.understand import understand
+from research.agent.verify.claims import render_text
 from tests.research.agent.golden import Runner
 
 # MPC minutes, October 2016, p. 1; December 2016, p. 2.

@@ -11,11 +11,18 @@ from typing import Any
 
 import pytest
 
-from research.agent.composer import Composer
-from research.agent.evidence import choose
-from research.agent.members import apart_from_statements, asks_reasons, member_asked, named, reasons, statement_of
-from research.agent.relevance import assess
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer
+from research.agent.evidence.members import (
+    apart_from_statements,
+    asks_reasons,
+    member_asked,
+    named,
+    reasons,
+    statement_of,
+)
+from research.agent.evidence.select import choose
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 
 ATTENDANCE = (
     "2. The meeting was attended by all the members – Dr. Shashanka Bhide, Honorary Senior Advisor; Dr. Ashima Goyal, "
@@ -293,8 +300,8 @@ def test_finding_the_named_members_statement_is_a_confident_retrieval() -> None:
     ],
 )
 def test_a_members_vote_is_never_written_as_the_committees_decision(question: str, wrong: str) -> None:
-    from research.agent.compose_docs import compose_documents
-    from research.agent.verify import render_text
+    from research.agent.compose.docs import compose_documents
+    from research.agent.verify.claims import render_text
 
     vote = "Hence, I vote for a policy repo rate cut by 25 basis points while retaining the neutral stance."
     c = Composer(question)
@@ -311,8 +318,8 @@ def test_a_members_vote_is_never_written_as_the_committees_decision(question: st
 
 
 def test_the_stance_has_no_figure_to_write_even_beside_the_committees_move() -> None:
-    from research.agent.compose_docs import compose_documents
-    from research.agent.verify import render_text
+    from research.agent.compose.docs import compose_documents
+    from research.agent.verify.claims import render_text
 
     question = "Why did the MPC change the stance to neutral?"
     # August 2017's resolution (read by hand): the move was the rate's, the stance stayed neutral.
@@ -336,7 +343,7 @@ def test_the_stance_has_no_figure_to_write_even_beside_the_committees_move() -> 
 def test_a_yes_no_about_a_members_vote_is_answered_from_how_the_minutes_say_the_member_voted(
     question: str, line: str
 ) -> None:
-    from research.agent.compose_docs import compose_documents
+    from research.agent.compose.docs import compose_documents
 
     # June 2024, p. 3, para 12 (read by hand).
     para = (

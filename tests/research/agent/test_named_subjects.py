@@ -1,7 +1,7 @@
 """The institution or company a question names is the one the answer is about: an RBI sentence with
 a reason in it does not answer "Why did the Federal Open Market Committee pause?", nor does the RBI's
-GDP growth answer "What was Microsoft's Azure revenue growth?". Pure: research/agent/names.py, the
-``subject`` check of relevance.py and the document composer's answer when nothing found names it.
+GDP growth answer "What was Microsoft's Azure revenue growth?". Pure: research/agent/evidence/names.py, the
+``subject`` check of verify/relevance.py and the document composer's answer when nothing found names it.
 The chat over the shipped corpus is in test_named_subjects_chat.py."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_docs import compose_documents
-from research.agent.composer import Composer
-from research.agent.names import named_in, names_asked, names_missing
-from research.agent.relevance import assess
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer
+from research.agent.compose.docs import compose_documents
+from research.agent.evidence.names import named_in, names_asked, names_missing
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 
 
 @pytest.mark.parametrize(

@@ -13,12 +13,12 @@ from typing import Any
 import pypdf
 import pytest
 
-from research.agent.compose_docs import compose_documents
-from research.agent.composer import Composer
-from research.agent.evidence import candidates
-from research.agent.passage_figures import _lower, _stems, asks_of, figures_of, pick_figures
-from research.agent.understand import Understanding
-from research.agent.verify import render_text
+from research.agent.compose.composer import Composer
+from research.agent.compose.docs import compose_documents
+from research.agent.evidence.passage_figures import _lower, _stems, asks_of, figures_of, pick_figures
+from research.agent.evidence.select import candidates
+from research.agent.question.understand import Understanding
+from research.agent.verify.claims import render_text
 from tests.research.corpus import FILINGS
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from research.agent.memory import resolve
-from research.agent.planner import find_tickers, plan_rules
+from research.agent.dialogue.memory import resolve
+from research.agent.dialogue.planner import find_tickers, plan_rules
 
 QUESTIONS = json.loads((Path(__file__).with_name("analyst_questions.json")).read_text())
 

@@ -1,4 +1,4 @@
-"""A projection's revision, read from the meeting's own sentence (research/agent/compose_revision.py),
+"""A projection's revision, read from the meeting's own sentence (research/agent/compose/revision.py),
 and a change between two named meetings that one meeting cannot answer.
 
 August 2019 minutes, p. 5 (the resolution, para 23; read from the PDF): "Taking into consideration
@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 
 from core.formatting import percent
-from research.agent.compose_change import compose_projection_change
-from research.agent.compose_revision import POINTS_UNIT, REVISED, asks_revision, compose_revision
-from research.agent.composer import Composer
-from research.agent.periods import find_periods
-from research.agent.relevance import assess
-from research.agent.understand import LibDoc, understand
-from research.agent.verify import render_text, verify_answer
+from research.agent.compose.change import compose_projection_change
+from research.agent.compose.composer import Composer
+from research.agent.compose.revision import POINTS_UNIT, REVISED, asks_revision, compose_revision
+from research.agent.question.library import LibDoc
+from research.agent.question.periods import find_periods
+from research.agent.question.understand import understand
+from research.agent.verify.claims import render_text, verify_answer
+from research.agent.verify.relevance import assess
 
 D = dt.date
 RESOLUTION = (

@@ -1,10 +1,10 @@
-"""The README's diagram is the compiled graph's own Mermaid output, so the picture cannot drift."""
+"""docs/research.md draws the compiled graph's own Mermaid output, so the picture cannot drift."""
 
 from pathlib import Path
 
 from research.agent.graph import mermaid
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+README = Path(__file__).resolve().parents[3] / "docs" / "research.md"
 
 
 def test_readme_mermaid_matches_the_compiled_graph() -> None:

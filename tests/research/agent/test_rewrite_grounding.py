@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.agent.composer import Composer
+from research.agent.compose.composer import Composer
 from research.agent.rewrite import ungrounded
 
 

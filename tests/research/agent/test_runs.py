@@ -11,7 +11,7 @@ import pytest
 from django.db import connections
 from django.test import override_settings
 
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 from research.chat.models import Conversation, Turn
 from research.chat.services import chat_message_post, chat_turn_cancel, chat_turn_run
 from reviews.models import ReviewTask

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from research.agent.composer import Composer
-from research.agent.extract import display_figure, figures_in, plain_number
-from research.agent.verify import check_claim, render_text
+from research.agent.compose.composer import Composer
+from research.agent.text.sentences import display_figure, figures_in, plain_number
+from research.agent.verify.claims import check_claim, render_text
 from tests.research.agent.golden import Runner, outcome_of
 
 # MPC minutes, December 2020, p. 3 and p. 2; October 2020, p. 3.
@@ -80,14 +80,14 @@ def test_the_claim_carries_the_sign_and_the_verifier_refuses_it_dropped() -> Non
     ],
 )
 def test_a_fall_in_words_is_no_level_of_growth(sentence: str, question: str, figure: tuple[str, str] | None) -> None:
-    from research.agent.anchors import anchor_figure
-    from research.agent.understand import understand
+    from research.agent.evidence.anchors import anchor_figure
+    from research.agent.question.understand import understand
 
     assert anchor_figure(sentence, understand(question, [])) == figure
 
 
 def test_expected_to_be_is_a_projection() -> None:
-    from research.agent.levels import is_projection, locate
+    from research.agent.evidence.levels import is_projection, locate
 
     figure = locate(OCTOBER_2020, "(-)9.5")
     assert figure is not None and is_projection(OCTOBER_2020, figure)

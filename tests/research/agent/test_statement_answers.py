@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 
 pytestmark = pytest.mark.django_db
 

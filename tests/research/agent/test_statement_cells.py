@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from research.agent.planner import plan_rules
-from research.agent.statement_question import best_rows, item_rows, parse_ask, pick_cell, prior_cell
-from research.agent.verify_cells import check_cell
+from research.agent.dialogue.planner import plan_rules
+from research.agent.question.statements import best_rows, item_rows, parse_ask, pick_cell, prior_cell
+from research.agent.verify.cells import check_cell
 from research.retrieval.statement_terms import BY_KEY, concepts_asked, label_rank
 
 LINE = "Payments for acquisition of property, plant and equipment (8,796) (7,419)"

@@ -1,5 +1,5 @@
 """Yes/no questions that need a calculation over statement cells, and margins asked as a percentage
-(research/agent/compose_yes_no.py, compose_formula.py), over the four filings of
+(research/agent/compose/statements/yes_no.py, compose/statements/formula.py), over the four filings of
 test_statement_answers.py (Apple's 10-Q to 1 July 2023, eBay's Q1 2023 release, Adobe's 10-Q to 2
 June 2023, Costco's Q3 fiscal 2023 release). Every expected figure was read by hand from the
 filings' statements and computed by hand from those cells."""
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_formula import spelled_terms
-from research.agent.compose_yes_no import Test as YesNo
-from research.agent.compose_yes_no import parse_test
-from research.agent.verify import render_text
+from research.agent.compose.statements.formula import spelled_terms
+from research.agent.compose.statements.yes_no import Test as YesNo
+from research.agent.compose.statements.yes_no import parse_test
+from research.agent.verify.claims import render_text
 
 
 def _verified_text(turn: Any) -> str:

@@ -1,7 +1,7 @@
 """What a document says about a topic: "What did the MPC say about crude oil prices in August 2024?"
 is answered by the sentences that name crude oil prices, not by the first figure sentence (it was the
-SDF rate, labelled "The figure", verified). Pure: research/agent/topics.py, compose_topic.py and the
-``topic`` check of relevance.py. The chat over the shipped minutes is in the golden set
+SDF rate, labelled "The figure", verified). Pure: research/agent/question/topics.py, compose/topic.py and the
+``topic`` check of verify/relevance.py. The chat over the shipped minutes is in the golden set
 (mpc-2024-08-crude-oil-said, mpc-2024-06-monsoon-said, mpc-2023-10-geopolitical-said)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_topic import compose_topic, compose_topic_absent
-from research.agent.composer import Composer
-from research.agent.relevance import assess
-from research.agent.topics import names_topic, topic_asked, topic_phrase
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer
+from research.agent.compose.topic import compose_topic, compose_topic_absent
+from research.agent.question.topics import names_topic, topic_asked, topic_phrase
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 
 
 @pytest.mark.parametrize(

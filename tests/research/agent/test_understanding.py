@@ -7,14 +7,15 @@ import datetime as dt
 
 import pytest
 
-from research.agent.composer import Composer
-from research.agent.horizons import horizon_asked
-from research.agent.lexicon import METRICS, aspects_asked, metrics_asked, names_metric
-from research.agent.periods import find_periods, mentions, quarter
-from research.agent.relevance import assess
-from research.agent.series import Move, move_asked, navigate, no_document_info, rewrite_for
-from research.agent.tables import recount, vote_tables
-from research.agent.understand import LibDoc, matching_documents, search_query, understand
+from research.agent.compose.composer import Composer
+from research.agent.dialogue.series import Move, move_asked, navigate, no_document_info, rewrite_for
+from research.agent.question.horizons import horizon_asked
+from research.agent.question.lexicon import METRICS, aspects_asked, metrics_asked, names_metric
+from research.agent.question.library import LibDoc
+from research.agent.question.periods import find_periods, mentions, quarter
+from research.agent.question.understand import matching_documents, search_query, understand
+from research.agent.text.tables import recount, vote_tables
+from research.agent.verify.relevance import assess
 
 D = dt.date
 # A bank's board minutes (monthly, with a gap in May), its annual reports, and the analyst's own note.

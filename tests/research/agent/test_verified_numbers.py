@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from core.tools import call_tool
-from research.agent.verify import check_claim, verify_answer
+from research.agent.verify.claims import check_claim, verify_answer
 
 pytestmark = pytest.mark.django_db
 

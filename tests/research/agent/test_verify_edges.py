@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from research.agent.verify import check_claim, verify_answer
+from research.agent.verify.claims import check_claim, verify_answer
 
 VOTES = "Resolution ... Member Vote Dr. A Yes Dr. B Yes Prof. C No Statement by Dr. A"  # 2 for, 1 against
 PASSAGE = "CPI inflation is projected at\n4.5 per cent, for 2024-25."

@@ -1,4 +1,4 @@
-"""The chat verifier (research/agent/verify.py) without a database: each kind of claim checked
+"""The chat verifier (research/agent/verify/claims.py) without a database: each kind of claim checked
 against values worked out by hand, tampering caught, and figures nothing vouches for refused.
 
 The bars are handed to the verifier as its ``bars`` argument (the seam it has for this): INFY.NS
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from core.exceptions import ApplicationError
-from research.agent.verify import check_claim, recompute_calc, render_text, verify_answer
+from research.agent.verify.claims import check_claim, recompute_calc, render_text, verify_answer
 
 D = dt.date
 DATES = [D(2025, 8, 31), D(2025, 9, 1), D(2025, 9, 29), D(2025, 9, 30)]

@@ -1,6 +1,6 @@
 """ "Verified" means the figures trace AND the answer answers the question: an answer read from a
 statement line next to the one the question names traces perfectly, so the line check
-(research/agent/relevance.py ``_line_check``, on statement_question's one rule for which line a
+(research/agent/verify/relevance.py ``_line_check``, on statement_question's one rule for which line a
 question names) must refuse it.
 
 The rows below are copied by hand from Adobe's 10-Q for the quarter ended June 2, 2023
@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_statements import cell_ref, compose_statements
-from research.agent.composer import Composer
-from research.agent.relevance import assess
-from research.agent.statement_question import asked_lines, named_words
-from research.agent.understand import understand
+from research.agent.compose.composer import Composer
+from research.agent.compose.statements.cells import cell_ref
+from research.agent.compose.statements.dispatch import compose_statements
+from research.agent.question.statements import asked_lines, named_words
+from research.agent.question.understand import understand
+from research.agent.verify.relevance import assess
 
 SEGMENT = "What was Adobe's Digital Media segment revenue in the second quarter of fiscal 2023?"
 SHARE = (
@@ -156,7 +157,7 @@ def _pages(turn: Any, library: dict[str, Any], stem: str) -> set[int]:
 
 @pytest.mark.django_db
 def test_the_filings_questions_on_a_named_line(filings_library: dict[str, Any], ask: Any) -> None:
-    from research.agent.verify import render_text
+    from research.agent.verify.claims import render_text
 
     # adobe-q2fy23-digital-media: was "$3,418 million" (subscription revenue's line), shown verified.
     turn = ask(SEGMENT)

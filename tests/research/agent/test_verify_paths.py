@@ -18,8 +18,8 @@ import pytest
 
 from core.exceptions import ApplicationError
 from portfolios import recompute
-from research.agent import verify
-from research.agent.verify import check_claim, recompute_calc
+from research.agent.verify import claims as verify
+from research.agent.verify.claims import check_claim, recompute_calc
 
 D = dt.date
 DATES = [D(2025, 8, 31), D(2025, 9, 1), D(2025, 9, 29), D(2025, 9, 30)]

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_member import compose_vote_count
-from research.agent.composer import Composer
-from research.agent.verify import check_claim, render_text
+from research.agent.compose.composer import Composer
+from research.agent.compose.member import compose_vote_count
+from research.agent.verify.claims import check_claim, render_text
 from tests.research.agent.golden import Runner
 
 SAID = (

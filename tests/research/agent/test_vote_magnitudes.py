@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from research.agent.compose_member import compose_magnitude_count
-from research.agent.composer import Composer
-from research.agent.tables import recount_extra, vote_tables
-from research.agent.verify import check_claim, render_text, verify_answer
+from research.agent.compose.composer import Composer
+from research.agent.compose.member import compose_magnitude_count
+from research.agent.text.tables import recount_extra, vote_tables
+from research.agent.verify.claims import check_claim, render_text, verify_answer
 
 TABLE = (
     "Voting on the Resolution to reduce the policy repo rate Member Vote Magnitude of policy repo rate reduction "
@@ -95,7 +95,7 @@ def test_the_verifier_recounts_a_magnitude_by_its_own_reading_of_the_table() -> 
 
 
 def test_the_vote_line_gives_a_unanimous_votes_split_by_magnitude() -> None:
-    from research.agent.compose_docs import _vote_line
+    from research.agent.compose.docs import _vote_line
 
     c = Composer("What was the vote in August 2019?")
     (table,) = vote_tables(TABLE)
@@ -120,8 +120,8 @@ RESOLUTION = (
 
 def test_a_rate_asked_beside_the_count_is_answered_first_from_the_resolution() -> None:
     """It had gone to a reviewer with the counts alone ("not answered: level")."""
-    from research.agent.compose_docs import compose_documents
-    from research.agent.understand import understand
+    from research.agent.compose.docs import compose_documents
+    from research.agent.question.understand import understand
 
     question = "What was the repo rate after the August 2019 meeting and how many members voted for 35 basis points?"
     first_page = {**PASSAGE, "chunk_id": 57, "text": RESOLUTION, "page": "1", "page_number": 1,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from core.tools import call_tool
-from research.agent.verify import render_text
+from research.agent.verify.claims import render_text
 from tests.research.fake_ddg import FakeDuckDuckGo, serve
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def duckduckgo(settings: Any) -> Iterator[FakeDuckDuckGo]:
     state, proxy, ca, stop = serve()
-    settings.WEB_SEARCH_PROVIDER = "research.agent.web_ddgs.search"
+    settings.WEB_SEARCH_PROVIDER = "research.agent.tools.web_ddgs.search"
     settings.WEB_SEARCH_PROXY = proxy
     settings.WEB_SEARCH_CA_BUNDLE = str(ca)
     try:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from research.agent.composer import Composer
-from research.agent.extract import figures_in
-from research.agent.verify import check_claim
+from research.agent.compose.composer import Composer
+from research.agent.text.sentences import figures_in
+from research.agent.verify.claims import check_claim
 
 OCTOBER_2020 = (
     "Taking into consideration the above factors and the uncertain COVID-19 trajectory, real GDP growth in 2020-21 "
@@ -68,10 +68,10 @@ def test_a_signed_figure_reads_the_same_in_the_passage_the_claim_and_the_answer(
 
 
 def test_a_month_asked_is_no_fiscal_years_figure() -> None:
-    from research.agent.lexicon import METRICS
-    from research.agent.periods import find_periods
-    from research.agent.relevance import reading_month
-    from research.agent.understand import Understanding
+    from research.agent.question.lexicon import METRICS
+    from research.agent.question.periods import find_periods
+    from research.agent.question.understand import Understanding
+    from research.agent.verify.relevance import reading_month
 
     cpi = [m for m in METRICS if m.key == "cpi"]
     repo = [m for m in METRICS if m.key == "repo"]
