@@ -14,7 +14,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from research.ingest.filing_meta import EARNINGS_RELEASE
+from research.packs.filings.cover import EARNINGS_RELEASE
 
 D = dt.date
 WHAT = "filing cover metadata read right (issuer, form, period end, fiscal period, filed)"
@@ -78,8 +78,8 @@ def _shown(value: object) -> str:
 def cover_mismatches(folder: Path) -> dict[str, str]:
     """{file stem: what was read, or why it could not be} for every filing whose cover is not read
     as the table says, a table entry missing from ``folder`` and a PDF in ``folder`` not in the table."""
-    from research.ingest.filing_meta import detect_filing
     from research.ingest.parsers import pdf_texts
+    from research.packs.filings.cover import detect_filing
 
     wrong: dict[str, str] = {}
     for stem, expected in ALL_TWENTY.items():

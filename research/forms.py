@@ -100,7 +100,7 @@ class DocumentDetailsForm(forms.Form):
                 where = sources.get(name)
                 field.help_text = _hint(where)
         from core.formatting import field_label
-        from research.ingest.filing_meta import FORM_TYPES
+        from research.packs.filings.cover import FORM_TYPES
 
         current = [self.initial.get("doc_type") or "", self.data.get(self.add_prefix("doc_type")) or ""]
         known = list(dict.fromkeys([*FORM_TYPES, *types, *current]))

@@ -68,7 +68,7 @@ class Document(models.Model):
     period_end = models.DateField(null=True, blank=True, help_text="last day of the period covered")
     # A filing's fiscal period as the company names it ("Q3 FY2023", "FY2018"): a company's fiscal
     # quarters are not calendar quarters (Apple's Q3 FY2023 ended on 1 July 2023), and questions
-    # name them so ("Apple's Q3 2023 net sales"). Read from the cover (research/ingest/filing_meta.py).
+    # name them so ("Apple's Q3 2023 net sales"). Read from the cover (research/packs/filings/cover.py).
     fiscal_period = models.CharField(max_length=20, blank=True, help_text="e.g. Q3 FY2023 or FY2018")
     tags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     source_url = models.URLField(max_length=500, blank=True)

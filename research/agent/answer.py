@@ -19,10 +19,11 @@ from research.agent.compose.market import compose_market_data, compose_portfolio
 from research.agent.compose.revision import POINTS_UNIT
 from research.agent.state import ChatState
 from research.agent.verify.claims import CLAIM_REF
+from research.packs import registry
 
 # A note, not an answer: its example percentages are not figures for the verifier.
 CAPABILITIES_NOTE = (
-    "[Note: I can answer from the document library (RBI minutes and reports), market data for the "
+    f"[Note: I can answer from the document library ({registry.LIBRARY_DESCRIPTION}), market data for the "
     "shipped tickers, portfolio analytics and the calculator. Ask about a policy decision, a "
     "ticker, a portfolio such as '50% INFY, 50% TCS', or an expression.]"
 )

@@ -33,6 +33,7 @@ from research.agent.question.understand import (
 )
 from research.agent.state import ChatState, llm_usage
 from research.agent.text.sentences import best_sentence, sentences
+from research.packs import registry
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -124,12 +125,6 @@ def _latest_on_topic(state: ChatState, query: str, u: Understanding, asked: str)
     return _search_document(state, query, latest.id, top_k=4)
 
 
-# What a meeting's resolution says of the policy rate, as a search for it in one document's passages.
-_DECISION_QUERY = (
-    "the MPC decided to keep, reduce or increase the policy repo rate under the liquidity adjustment facility"
-)
-
-
 def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[dict[str, Any]]:
     """ "What was the repo rate in 2019?" names a year in which the library holds several meetings,
     and the rate moved at each: every one of them is searched for its decision (compose_docs reads
@@ -138,7 +133,8 @@ def _meetings_of_year(state: ChatState, u: Understanding, asked: str) -> list[di
     year = year_asked(u, asked)
     if year is None or year.kind != "year" or len(u.metrics) != 1 or u.metrics[0].key not in POLICY_RATES:
         return []
-    query = _DECISION_QUERY if u.metrics[0].key == "repo" else asked  # a corridor rate: its own sentence
+    # The headline rate: how the pack's resolutions word its decision; a corridor rate: its own sentence.
+    query = registry.DECISION_QUERIES.get(u.metrics[0].key, asked)
     meetings = [d for d in _meetings(state, u) if d.doc_date.year == year.start.year][:6]
     if len(meetings) < 2:
         return []

@@ -14,13 +14,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from research.ingest.parsers import Page
+from research.packs import registry
 
 # A sentence ends at . ! ? followed by space and an upper-case letter, digit, bracket or quote;
-# "Rs. 5" or "Dr. Patra" style abbreviations are guarded by the list below.
+# "Dr. Smith" style abbreviations are guarded by the list below, the packs' own ("Rs.") among them.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[“\"‘'•])")
-_ABBREVIATIONS = re.compile(
-    r"\b(?:[A-Z]|Dr|Mr|Mrs|Ms|Prof|Shri|Smt|St|No|Rs|vs|viz|i\.e|e\.g|etc|Fig|Sec|Vol|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$"
+_GENERIC_ABBREVIATIONS = (
+    r"[A-Z]|Dr|Mr|Mrs|Ms|Prof|St|No|vs|viz|i\.e|e\.g|etc|Fig|Sec|Vol|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 )
+_ABBREVIATIONS = re.compile(rf"\b(?:{_GENERIC_ABBREVIATIONS}|{'|'.join(registry.ABBREVIATIONS)})\.$")
 
 
 @dataclass

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from research.ingest.dates import first_date, first_range
-from research.ingest.filing_meta import FORM_TYPES, structured_name
 from research.ingest.parsed import Page
+from research.packs import registry
+from research.packs.dates import first_date, first_range
+from research.packs.filings.cover import FORM_TYPES, structured_name
 
 if TYPE_CHECKING:
     from research.models import Document
@@ -58,7 +59,8 @@ def infer(pages: list[Page], filename: str, title: str) -> Inferred:
     elif fy := FY_TITLE_RE.search(f"{title}\n{first[:500]}"):
         year = int(fy.group(1))
         if (year + 1) % 100 == int(fy.group(2)):
-            found.period_start, found.period_end = dt.date(year, 4, 1), dt.date(year + 1, 3, 31)
+            start = dt.date(year, registry.FISCAL_YEAR_START_MONTH, 1)  # the packs' calendar
+            found.period_start, found.period_end = start, dt.date(year + 1, start.month, 1) - dt.timedelta(days=1)
     return found
 
 
@@ -66,7 +68,7 @@ def fill_missing_metadata(document: Document, pages: Sequence[Page]) -> None:
     """Set on ``document`` (not saved) what the uploader did not say, read from the document itself:
     its date, the period it covers and its series — so "the August 2024 meeting" finds it."""
     if document.doc_type in FORM_TYPES:
-        return  # a filing: its cover was read at upload (filing_meta), and its first date is not its issue
+        return  # a filing: its cover was read at upload (packs/filings/cover.py); its first date is not its issue
     named = structured_name(document.filename)
     if named is not None:  # "APPLE_2023Q3_10Q.pdf" is a 10-Q, not a series called "apple q q"
         document.doc_type = document.doc_type or str(named["form"])

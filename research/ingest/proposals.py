@@ -1,4 +1,4 @@
-"""The details proposed for an uploaded file: what its cover says (research/ingest/filing_meta.py),
+"""The details proposed for an uploaded file: what its cover says (research/packs/filings/cover.py),
 as Document fields, each with where it was read — shown on the upload's confirmation page and in
 the API's upload response, for the uploader to confirm or correct."""
 
@@ -8,8 +8,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from research.ingest.filing_meta import SIGNATURE, SIGNED_FORMS, detect_filing, signature_date
 from research.ingest.parsers import ParseError, iter_pdf_texts, parse_html, pdf_texts
+from research.packs.filings.cover import SIGNATURE, SIGNED_FORMS, detect_filing, signature_date
 
 # The Document fields a proposal may fill, in the order a form shows them.
 FIELDS = ("issuer", "doc_type", "fiscal_period", "period_start", "period_end", "doc_date")

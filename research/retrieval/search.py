@@ -29,8 +29,8 @@ class SearchFilters(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    doc_types: list[str] = Field(default_factory=list, description="e.g. ['mpc_minutes']")
-    issuers: list[str] = Field(default_factory=list, description="e.g. ['Reserve Bank of India']")
+    doc_types: list[str] = Field(default_factory=list, description="e.g. ['annual_report'], as stored on the documents")
+    issuers: list[str] = Field(default_factory=list, description="e.g. ['Apple Inc.'], as the documents name it")
     tags: list[str] = Field(default_factory=list, description="documents carrying any of these tags")
     document_ids: list[int] = Field(default_factory=list)
     date_from: dt.date | None = None

@@ -15,8 +15,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from core.models import AuditEvent
-from research.ingest.filing_meta import EARNINGS_RELEASE
 from research.models import Document
+from research.packs.filings.cover import EARNINGS_RELEASE
 from research.services import document_ingest
 from tests.research.pdfs import APPLE_10Q, COSTCO_Q3_RELEASE, EBAY_8K
 

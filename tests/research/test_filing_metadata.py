@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from research.ingest.filing_meta import EARNINGS_RELEASE, detect_filing, proper_case, structured_name
 from research.ingest.parsers import pdf_texts
 from research.ingest.proposals import propose
+from research.packs.filings.cover import EARNINGS_RELEASE, detect_filing, proper_case, structured_name
 from tests.research.pdfs import ACTIVISION_10K, APPLE_10Q, COSTCO_Q3_RELEASE, EBAY_8K, EBAY_Q1_RELEASE
 
 D = dt.date

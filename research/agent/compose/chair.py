@@ -1,8 +1,9 @@
-"""Who chaired the committee ("Who was the RBI Governor in 2017?"). Each meeting's minutes open by
-naming the members, "… and was chaired by Dr. Urjit R. Patel, Governor": the Governor of a period is
-read from each of its meetings in the library, in date order, and quoted; with no period named, from
-the latest meeting. It had been answered with a vote table, marked answered. Pure: passages in,
-answer parts out.
+"""Who held a committee's offices at its meetings ("Who chaired the committee in 2019?", "Who was the
+deputy in charge in 2017?"). Each meeting's minutes open by naming the members and who chaired; the
+holder of an office in a period is read from each of its meetings in the library, in date order, and
+quoted; with no period named, from the latest meeting. The offices, how a question asks for them and
+how the minutes name their holders are the pack's grammar (research/packs: ``Chairs``). Pure: passages
+in, answer parts out.
 """
 
 from __future__ import annotations
@@ -15,28 +16,30 @@ from typing import Any
 from research.agent.compose.composer import Composer, document_name
 from research.agent.question.periods import Period
 from research.agent.question.understand import Understanding, year_asked
+from research.packs import registry
+from research.packs.base import Office
 
-_ASKS_GOVERNOR = re.compile(r"\bwho\b[^?]*\bgovernor\b|\bwho chaired\b", re.I)
-_DEPUTY = re.compile(r"\bdeputy governors?\b", re.I)
-_TITLE = r"(?:Dr\.|Shri|Smt\.|Mr\.|Prof\.) [^,;]{3,60}?"
-# How each meeting's opening sentence names the holder of each role the question may ask:
-# "Dr. Viral V. Acharya, Deputy Governor in charge of monetary policy – and was chaired by Shri
-# Shaktikanta Das, Governor."
-_HOLDER = {
-    "Governor": re.compile(rf"\bchaired by ({_TITLE}), Governor\b"),
-    "Deputy Governor": re.compile(rf"({_TITLE}), Deputy Governor in charge of monetary policy\b"),
-}
-_AS_DEPUTY = "Deputy Governor in charge of monetary policy"
+_GRAMMAR = registry.CHAIRS
+_ASKS = re.compile(_GRAMMAR.asked if _GRAMMAR else "(?!)", re.I)
+_OFFICES: dict[str, Office] = {o.name: o for o in _GRAMMAR.offices} if _GRAMMAR else {}
+_CHAIR = next((o.name for o in _OFFICES.values() if o.chairs), "")
+# How each meeting's opening sentence names the holder of each office the question may ask.
+_HOLDER = (
+    {o.name: re.compile(o.holder.replace("{title}", _GRAMMAR.titled_name)) for o in _OFFICES.values()}
+    if _GRAMMAR
+    else {}
+)
 # What the tool searches each meeting's minutes for.
-CHAIR_QUERY = "the meeting was attended by all the members and was chaired by the Governor"
+CHAIR_QUERY = _GRAMMAR.query if _GRAMMAR else ""
 
 
 def role_asked(question: str) -> str | None:
-    """ "Who was the RBI Governor in 2017?", "Who chaired the MPC in 2019?" → "Governor"; "Who was
-    the Deputy Governor in charge of monetary policy?" → "Deputy Governor"; otherwise ``None``."""
-    if not _ASKS_GOVERNOR.search(question):
+    """The office a question asks who held: one it names ("the deputy …"), else the chair's;
+    ``None`` when it asks no such thing."""
+    if not _ASKS.search(question):
         return None
-    return "Deputy Governor" if _DEPUTY.search(question) else "Governor"
+    named = (o.name for o in _OFFICES.values() if o.asked and re.search(o.asked, question, re.I))
+    return next(named, _CHAIR) or None
 
 
 def governor_period(u: Understanding, question: str) -> Period | None:
@@ -68,7 +71,8 @@ def compose_governor(c: Composer, u: Understanding, passages: list[dict[str, Any
         months = [f"{dt.date.fromisoformat(d[:10]):%B %Y}" for d in run]
         which = f"the {months[0]} meeting" if len(months) == 1 else f"the meetings of {months[0]} to {months[-1]}"
         passage, _, words = chaired[run[0]]
-        held = f"{name}, Governor, chaired {which}" if role == "Governor" else f"{name} sat as {_AS_DEPUTY} at {which}"
+        office = _OFFICES[role]
+        held = f"{name}, {role}, chaired {which}" if office.chairs else f"{name} sat as {office.title} at {which}"
         ends = "." if f"{words}." in " ".join(str(passage.get("text", "")).split()) else "…"  # as the minutes run on
         c.parts.append(f"{held}: “…{words}{ends}” {c.cite(passage, words)}")
     if period is None:

@@ -13,9 +13,11 @@ from typing import Any
 
 from core import formatting
 from research.agent.text.sentences import display_figure, first_figure, plain_number
+from research.packs import registry
 
 # A window that ends in a figure, or a figure and the first word of its unit ("projected at 7.4 per").
-_CUT_FIGURE = re.compile(r"(?:^|\s)[-−(]?\d[\d.,]*(?:\s+(?:per|basis|percentage|lakh))?$")
+_UNIT_FIRST = "|".join(("per", "basis", "percentage", *registry.UNIT_FIRST_WORDS))
+_CUT_FIGURE = re.compile(rf"(?:^|\s)[-−(]?\d[\d.,]*(?:\s+(?:{_UNIT_FIRST}))?$")
 
 
 def excerpt(sentence: str, figure: str | None, limit: int = 320) -> str:

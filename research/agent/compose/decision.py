@@ -21,6 +21,7 @@ from research.agent.evidence.select import CUMULATIVE_MOVE, FIRST_PERSON, Candid
 from research.agent.question.lexicon import Metric
 from research.agent.question.periods import Period
 from research.agent.question.understand import Understanding, short_period, year_asked
+from research.packs import registry
 
 _NUM = r"(\d+(?:\.\d+)?)"
 UNCHANGED_RE = re.compile(rf"\bunchanged at {_NUM}\s*(per cent|%)", re.I)
@@ -80,7 +81,7 @@ def each_meeting(c: Composer, u: Understanding, passages: list[dict[str, Any]]) 
     meeting's decision, in date order, from that meeting's own sentence. A meeting whose decision is
     not among the passages sends the answer to a reviewer."""
     year = year_asked(u, c.question)
-    if year is None or year.kind != "year" or not u.metrics or u.metrics[0].key != "repo":
+    if year is None or year.kind != "year" or not u.metrics or u.metrics[0].key != registry.POLICY_RATE:
         return False
     meetings = meetings_of_year(passages, year)
     if len(meetings) < 2:

@@ -27,6 +27,7 @@ from research.agent.question.lexicon import ASPECTS
 from research.agent.question.statements import YES_NO
 from research.agent.text.sentences import sentences
 from research.agent.text.tables import PERSON, VoteTable, join_names, normal_name, vote_tables
+from research.packs import registry
 
 
 def compose_member(c: Composer, passages: list[dict[str, Any]]) -> bool:
@@ -49,10 +50,11 @@ def compose_member(c: Composer, passages: list[dict[str, Any]]) -> bool:
     return True
 
 
-# "… voted to reduce the policy repo rate …", "… voted to keep the policy repo rate unchanged …".
-_VOTED_ON_RATE = re.compile(
-    r"\bvoted (?:to|for) (?:an? )?(?P<verb>\w+)\b[^.;]{0,60}?\b(?:policy repo rate|repo rate|policy rate)\b", re.I
-)
+# The pack's headline policy rate: "… voted to reduce the <rate> …", "… voted to keep the <rate> unchanged".
+_POLICY_RATE = registry.metric(registry.POLICY_RATE)
+_RATE_NAMES = "|".join(re.escape(t).replace("\\ ", " ") for t in _POLICY_RATE.terms) if _POLICY_RATE else "(?!)"
+_RATE_LABEL = _POLICY_RATE.label if _POLICY_RATE else "policy rate"
+_VOTED_ON_RATE = re.compile(rf"\bvoted (?:to|for) (?:an? )?(?P<verb>\w+)\b[^.;]{{0,60}}?\b(?:{_RATE_NAMES})\b", re.I)
 
 
 def _move_voted(sentence: str) -> str | None:
@@ -147,7 +149,7 @@ def compose_vote_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
     if asked[0] in sides:
         n, names = counted(asked[0])
         members = "member" if len(names) == 1 else "members"
-        to = _TO[asked[0]].replace(" it", " the policy repo rate", 1)
+        to = _TO[asked[0]].replace(" it", f" the {_RATE_LABEL}", 1)
         c.parts.append(f"{n} {members} voted {to} in {where}: {join_names(names)}.")
         quoted = [sides[asked[0]][2]]
     else:
@@ -155,7 +157,7 @@ def compose_vote_count(c: Composer, passages: list[dict[str, Any]]) -> bool:
         for move in sides:
             n, names = counted(move)
             told.append(f"{n} {'voted ' if not told else ''}{_TO[move]} ({join_names(names)})")
-        to = _TO[asked[0]].replace(" it", " the policy repo rate", 1)
+        to = _TO[asked[0]].replace(" it", f" the {_RATE_LABEL}", 1)
         c.parts.append(f"None of the members voted {to} in {where}: {' and '.join(told)}.")
         quoted = [x[2] for x in sides.values()]
     for said in [x for x in quoted if x]:

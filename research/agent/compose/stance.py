@@ -19,6 +19,7 @@ from research.agent.compose.composer import Composer, document_name
 from research.agent.evidence.select import FIRST_PERSON
 from research.agent.question.statements import YES_NO
 from research.agent.text.sentences import sentences
+from research.packs import registry
 
 _CHANGE = r"(?:chang\w*|alter\w*|shift\w*|revis\w*|modif\w*)"
 STANCE_CHANGE_ASKED = re.compile(rf"\b{_CHANGE}\b.*\bstance\b|\bstance\b.*\b{_CHANGE}", re.I)
@@ -27,7 +28,9 @@ _CHANGES = ("change", "shift", "move", "alter")
 # "The MPC also decided to remain focused on withdrawal of accommodation …", "the MPC decided to
 # change the stance to neutral": the committee, its decision, and what it is about.
 STANCE_DECISION = re.compile(
-    r"\b(?:MPC|Committee)\b[^.;•]{0,40}?\bdecided\b[^.;•]{0,20}?\bto (?P<verb>"
+    r"\b(?:"
+    + "|".join((*registry.COMMITTEES, "Committee"))
+    + r")\b[^.;•]{0,40}?\bdecided\b[^.;•]{0,20}?\bto (?P<verb>"
     + "|".join(_KEEPS + _CHANGES)
     + r")\b[^.;•]{0,80}?\b(?:stance|accommodat\w*|neutral)",
     re.I,
@@ -60,12 +63,7 @@ def stance_query(question: str, passages: list[dict[str, Any]]) -> str | None:
     passage holds the committee's decision on it (a resolution's passage can rank below others)."""
     if not (asks_stance_change(question) or asks_stance(question)) or _first(passages, STANCE_DECISION) is not None:
         return None
-    # Worded after the resolutions' own sentences: in the top 4 passages of 36 of the 37 shipped
-    # minutes that state such a decision (the first wording tried, after 2022's alone: 33).
-    return (
-        "The MPC also decided to maintain, continue with or change the stance of monetary policy: accommodative, "
-        "neutral, withdrawal of accommodation"
-    )
+    return registry.STANCE_QUERY or None  # worded after the pack's resolutions
 
 
 def compose_stance(c: Composer, passages: list[dict[str, Any]]) -> bool:

@@ -17,10 +17,14 @@ from django.conf import settings
 from research.agent.question.horizons import horizon_asked
 from research.agent.question.periods import MONTH_YEAR_RE
 from research.agent.question.statements import parse_ask
+from research.packs import registry
 
 Plan = dict[str, dict[str, Any]]
 
-_STOP = {"THE", "AND", "FOR", "WITH", "WHAT", "HOW", "RBI", "MPC", "CPI", "GDP", "EPS", "CAGR", "USD", "INR", "LTD"}
+# Words that are no ticker, though a symbol could spell them: the packs' institution names among them.
+_STOP = {"THE", "AND", "FOR", "WITH", "WHAT", "HOW", "CPI", "GDP", "EPS", "CAGR", "USD", "INR", "LTD"} | {
+    word.upper() for word in registry.QUIET_WORDS
+}
 
 
 @lru_cache(maxsize=1)
@@ -44,7 +48,7 @@ def ticker_aliases() -> dict[str, str]:
             aliases[words[0]] = symbol
         if len(words) >= 2:
             aliases[" ".join(words[:2])] = symbol
-    aliases.update({"nifty": "^NSEI", "nifty 50": "^NSEI", "tata consultancy": "TCS.NS", "state bank": "SBIN.NS"})
+    aliases.update(registry.TICKER_ALIASES)
     return {k: v for k, v in aliases.items() if k.upper() not in _STOP}
 
 
@@ -78,13 +82,8 @@ CAGR_RE = re.compile(
 )
 PORTFOLIO_RE = re.compile(r"(\d+(?:\.\d+)?)\s*%\s*(?:in\s+|of\s+)?([A-Za-z][A-Za-z.&^\-]*(?:\s+[A-Z][A-Za-z]+)?)")
 COMPARE_RE = re.compile(r"\b(compare|comparison|versus|vs\.?|difference between)\b", re.IGNORECASE)
-DOC_RE = re.compile(
-    r"\b(rbi|reserve bank|mpc|monetary policy|repo|reverse repo|crr|slr|inflation|cpi|gdp|gva|sdf|msf|"
-    r"standing (?:deposit|facility)|policy stance|policy rates?|"
-    r"liquidity|annual report|minutes|basis points|rate cut|rate hike|stance|projection|borrowings?|"
-    r"(?:deputy )?governor|vot(?:e|ed|es|ing)|dissent\w*)\b",
-    re.IGNORECASE,
-)
+# The words that send a question to the document library: the packs' topics.
+DOC_RE = re.compile(rf"\b({registry.LIBRARY_TOPICS or '(?!)'})\b", re.IGNORECASE)
 PRICE_RE = re.compile(r"\b(price|quote|trading|trade at|close[sd]?|closing|last close|share price|stock price)\b", re.I)
 METRICS_RE = re.compile(
     r"\b(return|returns|volatility|drawdown|52[- ]week|performance|performed|risk|high|low|ytd|1y|sharpe)\b", re.I

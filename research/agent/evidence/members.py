@@ -3,7 +3,7 @@ statement in the minutes ("Statement by Prof. Jayanth R. Varma", up to the next 
 the committee's resolution or the vote table, which say how a member voted but never why.
 
 The members are read from the documents themselves (the names in their text, the statements'
-headings, "chaired by Shri Shaktikanta Das, Governor"), never from a list kept here. Pure: texts in,
+headings, the office the opening sentence gives a member), never from a list kept here. Pure: texts in,
 choices out.
 """
 
@@ -16,6 +16,7 @@ from research.agent.question.lexicon import ASPECTS
 from research.agent.question.periods import MONTHS
 from research.agent.text.sentences import figures_in, keywords, sentences
 from research.agent.text.tables import HONORIFIC, normal_name
+from research.packs import registry
 
 # A person named with an honorific: "Dr. Ashima Goyal", "Prof. Jayanth R. Varma" (words and initials;
 # a vote table's "Yes"/"No" after a name is not part of it).
@@ -24,9 +25,11 @@ _PERSON = re.compile(PERSON)
 # "Statement by Prof. Jayanth R. Varma 42. Inflation is …": the heading, then the first paragraph's
 # number, or the passage's end (its first paragraph begins the next passage).
 STATEMENT_BY = re.compile(rf"\bStatement by\s+({PERSON})(?=\s+\d{{1,3}}\.\s|\s*$)")
-# "… Dr. Michael Debabrata Patra, Deputy Governor in charge …", "chaired by Shri Shaktikanta Das, Governor."
-_ROLE = re.compile(rf"({PERSON}),\s+(Deputy Governor|Governor)\b")
-_ROLE_ASKED = re.compile(r"\b(deputy governor|governor)\b", re.I)
+# A member named with the office the pack's minutes give them ("…, <office> in charge …"), and a
+# question naming the office instead of the member.
+_OFFICE_NAMES = "|".join(o.name for o in registry.CHAIRS.offices) if registry.CHAIRS else "(?!)"
+_ROLE = re.compile(rf"({PERSON}),\s+({_OFFICE_NAMES})\b")
+_ROLE_ASKED = re.compile(rf"\b({_OFFICE_NAMES})\b", re.I)
 # What a member argued is asked by "why", "what reasons", and by "what did X say / argue / think".
 _SAY = re.compile(r"\b(argu\w*|say|said|says|views?|think|thought|position|concerns?|worr\w*|case for)\b", re.I)
 # "I therefore vote to reduce …", "Hence, I vote for keeping …", "I would vote …".

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from research.agent.evidence.members import PERSON
+from research.packs import registry
 
 _CAPITALISED = r"[A-Z][a-z]+"
 _WORD = rf"(?:{_CAPITALISED}|[A-Z]{{2,}})"
@@ -32,9 +33,11 @@ _OWNER = re.compile(r"\b([A-Z][A-Za-z]+|[a-z][A-Z][A-Za-z]+)['’]s\b")
 _CAMEL = re.compile(r"\b[a-z]{1,2}[A-Z][A-Za-z]+\b")
 # Words that are capitalised as dates, not as names ("the June 2024 meeting", "Monday").
 _DATES = {*calendar.month_name[1:], *calendar.month_abbr[1:], "Sept", *calendar.day_name}
-# An office ("the Deputy Governor", "the Chief Financial Officer") names a person, whom the
-# passages name instead: the member check reads the Governor's statement by the member's name.
-_OFFICES = {"Governor", "Officer", "Chairman", "Chairperson", "Chair", "President", "Director", "Minister", "Secretary"}
+# An office ("the Chief Financial Officer", a pack's "Governor") names a person, whom the passages name
+# instead: the member check reads the office holder's statement by the member's name.
+_OFFICES = {"Officer", "Chairman", "Chairperson", "Chair", "President", "Director", "Minister", "Secretary"} | set(
+    registry.OFFICES
+)
 # A sentence's first word is capitalised by grammar ("What", "Since", "Compare").
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\n)\s*[\"“‘(]?([A-Z][a-z]+)\b")
 

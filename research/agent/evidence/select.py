@@ -20,6 +20,7 @@ from research.agent.question.periods import MONTHS, Period, mentions, only_as_sp
 from research.agent.question.understand import Understanding
 from research.agent.text.sentences import figures_in, keywords, sentences, stems
 from research.agent.text.tables import HONORIFIC, VoteTable, vote_tables
+from research.packs import registry
 
 DECISION_RE = re.compile(
     r"\b(reduc\w*|cut\w*|lower\w*|increas\w*|rais\w*|hik\w*|keep|kept|leave|left|maintain\w*|hold|held|"
@@ -52,8 +53,9 @@ DISSENT_STATED = re.compile(
 # A member's own view ("I vote…", "my concern…") is not the institution's statement.
 # "In the April meeting …", "at the previous meeting …": about another meeting than the one asked.
 _MONTH_NAMES = "|".join(MONTHS)
+_COMMITTEES = "|".join((*registry.COMMITTEES, "Committee"))
 OTHER_MEETING = re.compile(
-    rf"\b(?:in|at|during|since|from) the (?:(?:MPC|Committee)[’']s )?"  # "In the MPC’s June resolution"
+    rf"\b(?:in|at|during|since|from) the (?:(?:{_COMMITTEES})[’']s )?"  # "In the Committee’s June resolution"
     rf"(?:(?:{_MONTH_NAMES}|previous|last|earlier|preceding) )(?:\w+ ){{0,2}}"
     rf"(?:meetings?|reviews?|policy|resolution)\b"
     rf"|\bmeeting (?:held )?(?:in|during) (?:{_MONTH_NAMES})\b",  # "in its meeting held in May"

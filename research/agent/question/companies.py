@@ -19,8 +19,8 @@ from typing import Any
 
 from research.agent.question.library import LibDoc
 from research.agent.question.periods import MONTH_YEAR_RE
-from research.ingest.dates import DATE_RE, first_date
-from research.ingest.filing_meta import ORDINALS as _ORDINALS
+from research.packs.dates import DATE_RE, first_date
+from research.packs.filings.cover import ORDINALS as _ORDINALS
 
 _SUFFIX = re.compile(
     r"(?:,?\s+(?:inc|incorporated|corporation|corp|company|co|ltd|limited|plc|nv|sa|ag|se|llc|lp))+$", re.I

@@ -1,168 +1,20 @@
 """The words of financial questions: which metric a question asks about, and which aspects of it.
 
 A metric is a named quantity with the phrases that name it in documents and the phrases that name
-a *different* quantity it is easily confused with ("repo rate" is not "reverse repo rate"). The
-list covers the quantities analysts ask about in central-bank, fiscal and company documents; a
-question naming none falls back to its own content words. Pure data and lookups.
+a *different* quantity it is easily confused with (a rate is not the rate of another instrument whose
+name contains it). The metrics come from the installed corpus packs (research/packs); a question
+naming none falls back to its own content words. Pure data and lookups.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 
+from research.packs import registry
+from research.packs.base import Metric
 
-@dataclass(frozen=True)
-class Metric:
-    key: str
-    label: str  # how an answer names it
-    terms: tuple[str, ...]  # any of these (lower case) names it in a passage
-    excludes: tuple[str, ...] = ()  # a passage naming only these is about something else
-    percent: bool = True  # usually written "x per cent"
-    figured: bool = True  # has a value ("6.50 per cent"); the stance has none
-    asked: tuple[str, ...] = field(default=())  # extra question phrasings
-
-
-# The inflation of a group of the CPI basket or of another index ("household goods and services
-# inflation eased to 2.7 per cent") is not CPI inflation.
-_SUBGROUPS = tuple(
-    f"{group} inflation"
-    for group in (
-        "services", "goods", "fuel", "light", "wpi", "deflator", "vegetables", "cereals", "pulses", "housing",
-        "wage", "import", "global", "commodity", "producer", "rural", "urban", "energy", "protein", "clothing",
-    )
-)  # fmt: skip
-
-_OTHER_GROWTH = tuple(
-    f"{what} growth"
-    for what in (
-        "gva", "credit", "deposit", "revenue", "revenues", "sales", "earnings", "export", "exports", "import",
-        "imports", "wage", "loan", "loans", "money", "m3", "volume", "income", "profit", "eps", "user", "subscriber",
-        "customer", "membership", "segment", "cloud", "azure", "services", "payments", "transactions",
-    )
-)  # fmt: skip
-
-METRICS: tuple[Metric, ...] = (
-    Metric("reverse_repo", "reverse repo rate", ("reverse repo",), asked=("reverse repo",)),
-    Metric(
-        "repo",
-        "policy repo rate",
-        ("policy repo rate", "repo rate", "policy rate"),
-        excludes=("reverse repo",),
-        asked=("repo", "policy rate", "interest rate", "key rate", "benchmark rate"),
-    ),
-    # Not a figure: what the committee said it would do next. "Who dissented on the stance?" asks about
-    # its vote, not the rate's.
-    Metric(
-        "stance",
-        "policy stance",
-        ("stance", "withdrawal of accommodation", "accommodative", "neutral"),
-        percent=False,
-        figured=False,
-        asked=("stance",),
-    ),
-    Metric("sdf", "standing deposit facility (SDF) rate", ("standing deposit facility", "sdf")),
-    Metric("msf", "marginal standing facility (MSF) rate", ("marginal standing facility", "msf")),
-    Metric("bank_rate", "Bank Rate", ("bank rate",)),
-    Metric("crr", "cash reserve ratio (CRR)", ("cash reserve ratio", "crr")),
-    Metric("slr", "statutory liquidity ratio (SLR)", ("statutory liquidity ratio", "slr")),
-    Metric(
-        "core_inflation",
-        "core inflation",
-        ("core inflation", "excluding food and fuel", "cpi core", "core cpi"),
-        asked=("core inflation",),
-    ),
-    Metric(
-        "food_inflation",
-        "food inflation",
-        ("food inflation", "food and beverages", "food price"),
-        asked=("food inflation",),
-    ),
-    # "The medium-term target for CPI inflation of 4 per cent": the goal, not a reading of inflation.
-    Metric(
-        "inflation_target",
-        "inflation target",
-        ("inflation target", "medium-term target"),
-        asked=("inflation target", "target for inflation", "target for cpi", "target for headline"),
-    ),
-    Metric(
-        "cpi",
-        "CPI inflation",
-        ("cpi inflation", "headline inflation", "inflation", "cpi"),
-        # "The core inflation (CPI excluding items of Food, … Fuel & Light)" names CPI only to define core.
-        excludes=(
-            "core inflation",
-            "food inflation",
-            "cpi excluding",
-            "cpi-excluding",
-            "cpi core",
-            "core cpi",
-            "inflation target",
-            *_SUBGROUPS,
-            # The consumer price indices of agricultural, rural and industrial workers are other indices.
-            "cpi for agricultural",
-            "cpi for rural",
-            "cpi for industrial",
-            "cpi-al",
-            "cpi-rl",
-            "cpi-iw",
-        ),
-        asked=("inflation", "cpi"),
-    ),
-    Metric(
-        "gdp",
-        "real GDP growth",
-        ("real gdp growth", "gdp growth", "gdp", "growth projection", "economic growth"),
-        # "US$ 65.6 billion (2.6 per cent of GDP)" measures the current account by GDP, not GDP's growth.
-        excludes=(
-            "gva",
-            "per cent of gdp",
-            "% of gdp",
-            "share of gdp",
-            "percentage of gdp",
-            "proportion of gdp",
-            "ratio to gdp",
-            "relative to gdp",
-            "to-gdp",
-            "to gdp ratio",
-            # Another quantity's growth ("GVA growth", "credit growth", "revenue growth") is not GDP's.
-            *_OTHER_GROWTH,
-        ),
-        asked=("gdp", "growth"),
-    ),
-    Metric("gva", "real GVA growth", ("gva",), asked=("gva", "gross value added")),
-    Metric(
-        "borrowings",
-        "gross market borrowings",
-        ("market borrowings", "gross market borrowing", "borrowings"),
-        percent=False,
-        asked=("borrowing",),
-    ),
-    Metric("fiscal_deficit", "fiscal deficit", ("fiscal deficit", "gross fiscal deficit"), asked=("fiscal deficit",)),
-    Metric(
-        "current_account", "current account deficit", ("current account deficit", "cad"), asked=("current account",)
-    ),
-    Metric(
-        "forex",
-        "foreign exchange reserves",
-        ("foreign exchange reserves", "forex reserves"),
-        percent=False,
-        asked=("forex", "foreign exchange reserve", "reserves"),
-    ),
-    Metric("balance_sheet", "balance sheet size", ("balance sheet",), percent=False, asked=("balance sheet",)),
-    Metric("surplus", "surplus transferred", ("surplus",), percent=False, asked=("surplus", "dividend to")),
-    Metric(
-        "credit_growth",
-        "credit growth",
-        ("credit growth", "bank credit", "non-food credit"),
-        # One sector's or borrower's credit ("credit growth to large industries was … (6.4 per cent)",
-        # "services sector bank credit", "net bank credit to the government") is not credit growth.
-        excludes=("credit growth to", "sector bank credit", "credit to the government", "credit to large"),
-        asked=("credit",),
-    ),
-    Metric("gnpa", "gross NPA ratio", ("gross non-performing", "gnpa", "gross npa"), asked=("npa", "non-performing")),
-)
+METRICS: tuple[Metric, ...] = registry.METRICS
 
 ASPECTS: dict[str, re.Pattern[str]] = {
     "change": re.compile(
@@ -187,9 +39,8 @@ ASPECTS: dict[str, re.Pattern[str]] = {
 ASKS_AGAINST = re.compile(r"\b(?:voted? against|against (?:it|the)|opposed?)\b", re.I)
 
 
-# The policy repo rate and the corridor's rates around it: each meeting sets them all ("the reverse
-# repo rate under the LAF stands adjusted to 6.0 per cent").
-POLICY_RATES = ("repo", "reverse_repo", "sdf", "msf", "bank_rate")
+# The policy rate and the corridor's rates around it: each meeting of a committee sets them all.
+POLICY_RATES = registry.POLICY_RATES
 
 
 def metrics_asked(question: str) -> list[Metric]:

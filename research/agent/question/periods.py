@@ -2,8 +2,9 @@
 "FY25"), a quarter of a fiscal year ("Q3 2024-25", "Q3:2024-25"), a half of one ("H1:2019-20", "the
 second half of 2024-25"), a calendar year, a date range.
 
-Pure and generic: nothing here knows which documents exist. Fiscal years are April–March (the
-Indian convention of the shipped data; ``FISCAL_YEAR_START_MONTH`` says so in one place).
+Pure and generic: nothing here knows which documents exist. A fiscal year starts in the month the
+packs' calendar gives (research/packs: the shipped corpus's April–March), read in one place,
+``FISCAL_YEAR_START_MONTH``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-FISCAL_YEAR_START_MONTH = 4
+from research.packs import registry
+
+FISCAL_YEAR_START_MONTH = registry.FISCAL_YEAR_START_MONTH
 MONTHS = [m.lower() for m in calendar.month_name[1:]]
 MONTH_ALT = "|".join(sorted({*MONTHS, *(m[:3] for m in MONTHS), "sept"}, key=len, reverse=True))
 

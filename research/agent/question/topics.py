@@ -13,6 +13,7 @@ import re
 
 from research.agent.question.periods import MONTH_ALT
 from research.agent.text.sentences import STOPWORDS, WORD, stems
+from research.packs import registry
 
 # "say about", "said on", "view on", "views about", "comment on", "outlook for", "assessment of".
 _ASKED_ABOUT = re.compile(
@@ -27,7 +28,9 @@ _TOPIC_END = re.compile(
     rf"(?:{MONTH_ALT})|(?:19|20)\d\d|q[1-4]|its|this|last)\b",
     re.I,
 )
-_NOT_TOPIC = {"the", "and", "its", "their", "our", "any", "rbi", "mpc", "committee", "minutes", "meeting", "report"}
+_NOT_TOPIC = {"the", "and", "its", "their", "our", "any", "committee", "minutes", "meeting", "report"} | set(
+    registry.QUIET_WORDS
+)
 
 
 _SAYS = re.compile(

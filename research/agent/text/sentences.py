@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from research.packs import registry
+
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z•(])|\s*•\s*")
 FIGURE_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(per\s*cent|%|basis points|bps)", re.IGNORECASE)
 WORD = re.compile(r"[a-z][a-z\-]+")
@@ -51,8 +53,7 @@ STOPWORDS = frozenset(
         "there",
         "policy",
         "meeting",
-        "rbi",
-        "mpc",
+        *registry.QUIET_WORDS,  # the names of an institution and its documents: in every passage
         "rate",
         "per",
         "cent",
@@ -111,7 +112,7 @@ def best_sentence(
     """(passage, sentence, keyword coverage) of the sentence that best answers ``question``;
     sentences carrying a figure are preferred when the question asks for one; those ``skip``
     is true of are passed over."""
-    wanted = keywords(question) | ({"repo"} if "repo" in question.lower() else set())
+    wanted = keywords(question) | {term for term in registry.SHORT_TERMS if term in question.lower()}
     wants_rate = "rate" in question.lower()
     wants_figure = bool(re.search(r"\b(what|how much|rate|level|projection|figure|inflation|growth)\b", question, re.I))
     best: tuple[float, int, dict[str, Any], str, float] | None = None
@@ -138,8 +139,11 @@ def first_figure(sentence: str) -> tuple[str, str] | None:
     return (match.group(1), match.group(2)) if match else None
 
 
+# Scale words: a pack's ("lakh crore", "crore") beside the generic ones, longest first so that a
+# two-word scale is read whole.
+_SCALES = sorted({"billion", "million", "trillion", *registry.MONEY_SCALES}, key=lambda w: (-len(w), w))
 AMOUNT_RE = re.compile(
-    r"(₹|Rs\.?\s?|US\$\s?|USD\s|\$)\s?(\d[\d,]*(?:\.\d+)?)\s*(lakh crore|crore|billion|million|trillion|lakh)?",
+    rf"(₹|Rs\.?\s?|US\$\s?|USD\s|\$)\s?(\d[\d,]*(?:\.\d+)?)\s*({'|'.join(_SCALES)})?",
     re.IGNORECASE,
 )
 # A sign written before a figure: "(-)7.5 per cent", "(-) 6.6 per cent", "(+)0.1 per cent", "-9.5 per cent",

@@ -14,7 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-HONORIFIC = r"(?:Dr|Prof|Shri|Smt|Mr|Mrs|Ms|Sir|Governor)\.?"
+from research.packs import registry
+
+# Honorifics before a member's name: the generic ones and the packs' ("Shri"), longest first.
+_HONORIFICS = sorted({"Dr", "Prof", "Mr", "Mrs", "Ms", "Sir", *registry.HONORIFICS}, key=lambda w: (-len(w), w))
+HONORIFIC = rf"(?:{'|'.join(_HONORIFICS)})\.?"
 _NAME = rf"{HONORIFIC}\s*[A-Z][\w.’'\-]*(?:\s+[A-Z][\w.’'\-]*){{0,4}}?"
 PERSON = re.compile(_NAME.replace("{0,4}?", "{0,4}") + r"(?=\s|,|$)")  # a member named in a sentence
 _ROW = re.compile(rf"({_NAME})\s+(Yes|No|Abstain(?:ed)?|Absent)\b(?:\s+(\d+(?:\.\d+)?))?")

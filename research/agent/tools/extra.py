@@ -15,12 +15,13 @@ from core.tools import ToolFailure, call_tool, tool
 from research.agent.evidence.select import FIRST_PERSON
 from research.agent.question.periods import find_periods
 from research.agent.text.sentences import FIGURE_RE, best_sentence
+from research.packs import registry
 
 
 class CompareIn(BaseModel):
     query: str = Field(min_length=3, max_length=1000, description="What to compare, naming both periods or documents")
     aspects: list[str] = Field(
-        default_factory=lambda: ["policy repo rate", "policy stance", "CPI inflation projection", "real GDP growth"],
+        default_factory=lambda: list(registry.COMPARE_ASPECTS),
         max_length=8,
     )
 

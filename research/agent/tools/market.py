@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from core.exceptions import ApplicationError
 from core.tools import tool
+from research.packs import registry
 
 
 class CompareReturnsIn(BaseModel):
@@ -25,7 +26,7 @@ class CompareReturnsIn(BaseModel):
     ytd: bool = Field(False, description="Year to date: from the last bar of the previous year")
     start: dt.date | None = Field(None, description="Start of the horizon (the last bar on or before it is the base)")
     end: dt.date | None = Field(None, description="End of the horizon (default: the latest common bar)")
-    benchmark: str = Field("", description="Default ^NSEI for Indian tickers, else SPY")
+    benchmark: str = Field("", description=registry.BENCHMARK_NOTE or "Benchmark ticker")
     label: str = Field("", max_length=80, description="How the question named the horizon")
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from research.agent.question.periods import MONTH_AFTER_FIGURE, month_number
 from research.agent.verify.quotes import places_of
-from research.ingest.dates import DATE_RE, first_date
+from research.packs.dates import DATE_RE, first_date
 
 
 def around_figure(claim: dict[str, Any], quote: str) -> tuple[str, str]:

@@ -55,7 +55,8 @@ from research.agent.question.understand import (
 )
 from research.agent.text.sentences import WEIGHT_BEFORE
 from research.agent.verify.figure_context import around_figure, figure_day, figure_month
-from research.ingest.dates import DATE_RE, first_date
+from research.packs import registry
+from research.packs.dates import DATE_RE, first_date
 
 Check = dict[str, Any]
 
@@ -141,7 +142,12 @@ def _month_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[st
 
 
 # Words that make a month in the question a document's ("in the June 2024 minutes"), not a reading's.
-_DOCUMENT_WORDS = re.compile(r"\b(?:minutes|meetings?|policy|resolution|review|statement|report|MPC)\b", re.I)
+_DOCUMENT_WORDS = re.compile(
+    r"\b(?:"
+    + "|".join(("minutes", "meetings?", "policy", "resolution", "review", "statement", "report", *registry.COMMITTEES))
+    + r")\b",
+    re.I,
+)
 
 
 def _year_figure_check(u: Understanding, c: Composer, pairs: list[tuple[dict[str, Any], str]]) -> Check | None:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from research.ingest.dates import DATE_RE, first_date
+from research.packs.dates import DATE_RE, first_date
 
 EARNINGS_RELEASE = "earnings_release"
 PRESS_RELEASE = "press_release"

@@ -1,6 +1,6 @@
 """Dates as documents write them ("August 6, 2024", "6 August 2024", "Aug. 6-8, 2024"): the first date
-or meeting range of a text. Shared by the metadata read at upload (metadata, filing_meta) and the
-agent's checks of a quoted date."""
+or meeting range of a text, in the Gregorian calendar every pack shares. Used by the metadata read at
+upload (ingest.metadata, the filings pack's cover reader) and by the agent's checks of a quoted date."""
 
 from __future__ import annotations
 
