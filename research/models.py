@@ -70,6 +70,9 @@ class Document(models.Model):
     # quarters are not calendar quarters (Apple's Q3 FY2023 ended on 1 July 2023), and questions
     # name them so ("Apple's Q3 2023 net sales"). Read from the cover (research/packs/filings/cover.py).
     fiscal_period = models.CharField(max_length=20, blank=True, help_text="e.g. Q3 FY2023 or FY2018")
+    # The corpus pack that reads it (research/packs): recognised at ingest from its first pages and the
+    # type and issuer read from it, never from its file name alone; empty when no pack claims it.
+    pack = models.CharField(max_length=40, blank=True, help_text="e.g. central_bank, filings")
     tags = ArrayField(models.CharField(max_length=40), default=list, blank=True)
     source_url = models.URLField(max_length=500, blank=True)
     is_reference = models.BooleanField(

@@ -145,6 +145,7 @@ def document_index(*, user: Any) -> list[dict[str, Any]]:
             "filename",
             "issuer",
             "fiscal_period",
+            "pack",
         )
     )
     return [
@@ -159,6 +160,7 @@ def document_index(*, user: Any) -> list[dict[str, Any]]:
             "mine": row["owner_id"] == user.pk,
             "issuer": row["issuer"],
             "fiscal_period": row["fiscal_period"],
+            "pack": row["pack"],
         }
         for row in rows
     ]

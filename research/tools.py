@@ -44,6 +44,7 @@ class PassageOut(BaseModel):
     period_end: str | None = Field(None, description="Last day of the period the document covers")
     fiscal_period: str = Field("", description="A filing's fiscal period as the company names it, e.g. Q3 FY2023")
     uploaded_by_you: bool = Field(False, description="The document is one of your own uploads")
+    pack: str = Field("", description="The corpus pack that reads the document (e.g. central_bank, filings), if any")
     page: str = Field(description="Page label: the PDF's own, or a printed page number, else the page in the file")
     page_number: int = Field(description="Page in the file")
     section: str = Field(description="Numbered paragraph or section, when the document numbers them")
@@ -85,6 +86,7 @@ def passage_out(p: Passage, user: Any) -> PassageOut:
         period_end=document.period_end.isoformat() if document.period_end else None,
         fiscal_period=document.fiscal_period,
         uploaded_by_you=document.owner_id == user.pk,
+        pack=document.pack,
         page=p.chunk.page_label,
         page_number=p.chunk.page_number,
         section=p.chunk.section,

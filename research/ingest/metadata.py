@@ -78,3 +78,10 @@ def fill_missing_metadata(document: Document, pages: Sequence[Page]) -> None:
     if document.period_start is None and found.period_start is not None:
         document.period_start, document.period_end = found.period_start, found.period_end
     document.doc_type = document.doc_type or found.doc_type
+
+
+def recognise_pack(document: Document, pages: Sequence[Page], first: int = 3) -> str:
+    """The corpus pack that reads ``document``: from its first pages' text and the type and issuer
+    read from it (research/packs/registry.py), never from its file name."""
+    text = "\n".join(p.text for page in pages[:first] for p in page.paragraphs)
+    return registry.recognise(text, doc_type=document.doc_type, issuer=document.issuer)

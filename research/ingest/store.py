@@ -15,7 +15,7 @@ from django.utils import timezone
 from research.ingest import pipeline
 from research.ingest.chunking import ChunkDraft
 from research.ingest.cpu_share import database_yields_to_model, model_threads_get_the_gil_sooner
-from research.ingest.metadata import fill_missing_metadata
+from research.ingest.metadata import fill_missing_metadata, recognise_pack
 from research.ingest.parsers import Page
 from research.ingest.statement_rows import statement_rows_build
 from research.models import Chunk, Document, StatementRow
@@ -52,6 +52,7 @@ def store_passages(
             staged = _write_steps(document_id, pages, drafts, steps, stale)
         locked = Document.objects.select_for_update().get(pk=document_id)
         fill_missing_metadata(locked, pages)
+        locked.pack = recognise_pack(locked, pages)
         locked.status = Document.Status.DONE
         locked.progress = 100
         locked.status_message = (

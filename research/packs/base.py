@@ -113,6 +113,9 @@ class Pack:
     decision_queries: tuple[tuple[str, str], ...] = ()  # (metric key, how its decision is worded)
     stance_query: str = ""  # how its committee words a decision on the stance
     compare_aspects: tuple[str, ...] = ()  # what two of its documents are compared on by default
+    # The answer composers its documents need beyond the generic ones, by their names in the engine's
+    # registry (research/agent/compose/chain.py), which tries them in its order.
+    composers: tuple[str, ...] = ()
 
     # Market data: names people use for an instrument (alias → symbol), and how a benchmark defaults.
     ticker_aliases: tuple[tuple[str, str], ...] = ()

@@ -23,6 +23,7 @@ class LibDoc:
     filename: str = ""
     issuer: str = ""
     fiscal_period: str = ""
+    pack: str = ""  # the corpus pack that reads it (research/packs), recognised from its first pages
 
     @classmethod
     def of_passage(cls, p: dict[str, Any]) -> LibDoc:
@@ -37,6 +38,7 @@ class LibDoc:
             mine=bool(p.get("uploaded_by_you")),
             issuer=str(p.get("issuer") or ""),
             fiscal_period=str(p.get("fiscal_period") or ""),
+            pack=str(p.get("pack") or ""),
             doc_date=day,
             period_start=start,
             period_end=end,

@@ -73,6 +73,15 @@ PACK = Pack(
         "neutral, withdrawal of accommodation"
     ),
     compare_aspects=("policy repo rate", "policy stance", "CPI inflation projection", "real GDP growth"),
+    composers=(
+        "stance",
+        "chair",
+        "member_statement",
+        "member_vote",
+        "magnitude_count",
+        "vote_count",
+        "each_meeting",
+    ),
     fiscal_year_start_month=4,
     own_words=(
         "RBI",

@@ -185,7 +185,7 @@ M3 = (
 
 
 def test_credit_growth_is_not_gdp_growth_nor_one_sectors_credit() -> None:
-    from research.agent.compose.docs import _described
+    from research.agent.compose.lines import _described
     from research.agent.evidence.anchors import anchor_figure
     from research.agent.question.understand import understand
 
@@ -251,7 +251,7 @@ def test_an_earlier_meetings_projection_dated_by_its_month_is_not_the_one_asked(
 
 def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
     from research.agent.compose.composer import Composer
-    from research.agent.compose.docs import _each_metric
+    from research.agent.compose.meetings import each_metric
     from research.agent.question.understand import understand
 
     # MPC minutes, April 2022, p. 2 (read by hand): the MSF sentence had been labelled the SDF rate.
@@ -264,7 +264,7 @@ def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
                "citation": "RBI MPC Minutes, April 2022, p. 2", "url": "/d/1", "text": f"{msf} {sdf}"}  # fmt: skip
     question = "What were the SDF and MSF rates after the April 2022 meeting?"
     c = Composer(question)
-    assert _each_metric(c, understand(question, []), [passage])
+    assert each_metric(c, understand(question, []), [passage])
     lines = [p for p in c.parts if not p.startswith("“")]
     shown = [(x["label"], x["display"]) for x in c.claims]
     assert lines[0].startswith("Standing deposit facility (SDF) rate: [[c") and lines[1].startswith("Marginal")
@@ -273,9 +273,9 @@ def test_each_metric_asked_is_read_from_its_own_sentence() -> None:
         ("marginal standing facility (MSF) rate", "4.25 per cent"),
     ]
     alone = Composer(question)  # without the SDF's sentence: the MSF's figure is not the SDF's
-    assert _each_metric(alone, understand(question, []), [{**passage, "text": msf}])
+    assert each_metric(alone, understand(question, []), [{**passage, "text": msf}])
     assert alone.outcome == "escalate" and [x["display"] for x in alone.claims] == ["4.25 per cent"]
-    assert not _each_metric(Composer("What was the SDF rate?"), understand("What was the SDF rate?", []), [passage])
+    assert not each_metric(Composer("What was the SDF rate?"), understand("What was the SDF rate?", []), [passage])
 
 
 # RBI Annual Report 2023-24: p. 88 (III.22), p. 241 (XII.11) and the text PDFium reads from the

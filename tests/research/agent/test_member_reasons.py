@@ -68,6 +68,7 @@ def _minutes() -> list[dict[str, Any]]:
             "document_id": 7,
             "document_title": "RBI MPC Minutes, June 2024",
             "doc_type": "mpc_minutes",
+            "pack": "central_bank",  # as the search tool gives it: the pack that reads the minutes
             "doc_date": "2024-06-21",
             "text": text,
             "page": str(page),

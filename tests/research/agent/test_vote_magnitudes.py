@@ -95,11 +95,11 @@ def test_the_verifier_recounts_a_magnitude_by_its_own_reading_of_the_table() -> 
 
 
 def test_the_vote_line_gives_a_unanimous_votes_split_by_magnitude() -> None:
-    from research.agent.compose.docs import _vote_line
+    from research.agent.compose.lines import vote_line
 
     c = Composer("What was the vote in August 2019?")
     (table,) = vote_tables(TABLE)
-    line = _vote_line(c, PASSAGE, table)
+    line = vote_line(c, PASSAGE, table)
     checked = verify_answer(line, c.claims, question=c.question, outputs={}, chunk_texts={61: TABLE}, citations=[])
     assert checked["status"] == "verified", checked["problems"]
     assert render_text(line, c.claims).endswith(
@@ -108,7 +108,7 @@ def test_the_vote_line_gives_a_unanimous_votes_split_by_magnitude() -> None:
     )
     # One magnitude for all (or none at all) is no split to tell.
     same = vote_tables(TABLE.replace("Yes 25", "Yes 35"))[0]
-    assert "By magnitude" not in _vote_line(Composer("What was the vote?"), PASSAGE, same)
+    assert "By magnitude" not in vote_line(Composer("What was the vote?"), PASSAGE, same)
 
 
 RESOLUTION = (
