@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 # the demo, per machine (like pip's cache): the shipped corpus is embedded once, not once per checkout.
 export RESEARCH_EMBED_CACHE_DIR ?= $(HOME)/.cache/alphadesk/embeddings
 
-.PHONY: install demo test lint format pytest chromium pdf-libs mcp-clients load-client bench clean eval-gate eval-report mutate
+.PHONY: install demo test check first-contact lint format pytest chromium pdf-libs mcp-clients load-client bench clean eval-gate eval-report mutate
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,15 +67,25 @@ $(MCP_CLIENTS)/node_modules/.installed: $(STAMP) $(MCP_CLIENTS)/package-lock.jso
 
 mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
 
-# Tests start their own embedded Postgres and Redis under var/test (never the demo's data).
+# Tests start their own embedded Postgres and Redis under var/test/<worker> (never the demo's data):
+# two pytest-xdist workers, each a session of its own, a test file on one worker (fixtures held per
+# module stay together). PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= 2
+XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadfile)
 pytest: install chromium pdf-libs mcp-clients
-	$(BIN)/python -m pytest $(PYTEST_ARGS)  # env: tests/pytest_env.py
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)  # env: tests/pytest_env.py
 
-# Lint and the evaluation gate side by side (neither times anything; together they take 82 s, one
-# after the other 72 + 85 s), then the tests, whose load and timing checks get the machine alone.
+# Lint and the evaluation gate side by side (neither times anything), then the tests.
 test: install
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint eval-gate
 	$(MAKE) --no-print-directory pytest
+
+# The inner loop: lint, then the unit tier — every test that needs no browser, no worker or server
+# process, no document library loaded for its module and is no sweep (tests/conftest.py marks most
+# by the fixtures they use; a few modules say so themselves).
+check: install pdf-libs
+	$(MAKE) --no-print-directory lint
+	$(BIN)/python -m pytest $(XDIST) -m "not browser and not worker and not corpus and not slow" $(PYTEST_ARGS)
 
 # The evaluation gate: every deterministic suite, offline, on its own embedded Postgres/Redis under
 # var/eval-gate (the corpus it ingests once is kept there); fails when a metric is below its target.
@@ -84,7 +94,7 @@ eval-gate: install
 	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
 	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic --gate
 
-# Same runs, and regenerate evaluation/results/METRICS.md and the README's metrics table.
+# Same runs, and regenerate evaluation/results/METRICS.md and the metrics table in docs/evaluation.md.
 eval-report: install
 	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
 	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic --write-results

@@ -19,6 +19,23 @@ ARTIFACTS = ROOT / "test-artifacts"
 TEST_PASSWORD = "correct-horse-battery-staple-42"
 
 
+# The test tiers (``make check`` runs lint and the tests that carry none of these marks): a test is
+# marked by the fixtures it uses, so a new test lands in the right tier without remembering to mark it.
+TIER_FIXTURES = {
+    "browser": {"browser", "page", "live_server"},
+    "worker": {"celery_worker", "celery_worker_process", "uvicorn_factory", "asgi_server"},
+    "corpus": {"corpus", "mpc_corpus", "demo_library", "apple_10q", "filings_library", "evaluate"},
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        for mark, fixtures in TIER_FIXTURES.items():
+            if used & fixtures:
+                item.add_marker(mark)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _clean_redis() -> None:
     """Stale broker messages or rate-limit counters from an earlier run must not leak in."""
@@ -135,7 +152,7 @@ class CeleryWorker:
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[CeleryWorker]:
     ARTIFACTS.mkdir(exist_ok=True)
-    worker = CeleryWorker(ARTIFACTS / "celery-worker.log")
+    worker = CeleryWorker(ARTIFACTS / f"celery-worker{os.environ.get('PYTEST_XDIST_WORKER', '')}.log")
     yield worker
     worker.stop()
 

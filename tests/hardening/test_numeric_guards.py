@@ -20,7 +20,7 @@ from mcp_bridge.services import mcp_tool_call
 from portfolios.models import Portfolio
 
 # transaction=True: mcp_tool_call closes its connection as a request would, which an atomic test forbids.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # hypothesis sweeps over four entry points
 HYPOTHESIS = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], database=None
 )

@@ -7,12 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from core.models import AuditEvent
 from tests.conftest import test_database_url
 from tests.mcp_bridge.conftest import run_async
+
+pytestmark = pytest.mark.worker  # starts the stdio MCP server as a process of its own
 
 ROOT = Path(__file__).resolve().parents[2]
 

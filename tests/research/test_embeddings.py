@@ -17,6 +17,8 @@ from research.ingest.parsers import Page, parse
 from research.retrieval.embeddings import MiniLMEmbedder, MiniLMOnnxEmbedder, onnx_model_path
 from tests.research.conftest import ANNUAL_REPORT, MPC_AUG_2024
 
+pytestmark = pytest.mark.slow  # runs the reference model on torch beside the ONNX one
+
 
 @pytest.fixture(scope="module")
 def torch_embedder() -> MiniLMEmbedder:

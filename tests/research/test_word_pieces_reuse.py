@@ -17,6 +17,8 @@ from research.ingest.parsers import sniff
 from research.ingest.pipeline import parse_and_chunk
 from research.retrieval.embeddings import MiniLMOnnxEmbedder, get_embedder
 
+pytestmark = pytest.mark.corpus  # reads every passage of the shipped corpus
+
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = [
     *sorted((ROOT / "data/rbi/mpc-minutes").glob("*.pdf")),

@@ -1,7 +1,7 @@
 """The authorization matrix: every route of the URL conf — and, for the API, every method its
 OpenAPI schema lists — asked by five roles {anonymous, analyst B, reviewer, admin, analyst A (the
 owner of every object in the world)} → the status each must get, written in EXPECTED by hand from
-the README's role table (Research, Briefs, Evaluation: everyone; Portfolios: analysts and admins;
+the role table in docs/architecture.md (Research, Briefs, Evaluation: everyone; Portfolios: analysts and admins;
 Reviews: reviewers and admins; Django admin: admins) and the rule that another user's private
 object is a 404, never a 403 (its existence is not revealed).
 
@@ -20,6 +20,8 @@ from django.test import Client
 
 from tests.security.routes import ROLES, Route, all_routes, build_world, concrete_path
 from tests.security.test_headers import assert_page_is_csp_clean
+
+pytestmark = pytest.mark.slow  # every route for every role: a sweep, not a unit
 
 # Page routes that only take POST (the matrix posts an empty form to them).
 POST_ONLY = {

@@ -146,13 +146,3 @@ class Runner:
             result.problems, result.answer = judge(turn, spec["expect"], stems)
             results.append(result)
         return results
-
-
-def report(results: list[TurnResult]) -> str:
-    passed = sum(r.ok for r in results)
-    lines = [f"research golden set: {passed}/{len(results)} answers pass ({passed / max(1, len(results)):.1%})"]
-    for r in results:
-        if not r.ok:
-            lines.append(f"- {r.case} turn {r.index} ({r.ask}): {'; '.join(r.problems)}")
-            lines.append(f"    answer: {' '.join(r.answer.split())[:400]}")
-    return "\n".join(lines)
