@@ -1,6 +1,6 @@
 """AlphaDesk settings — one module, driven by environment variables.
 
-Production differs only by environment (see the README's configuration table). With
+Production differs only by environment (see the configuration table in docs/operations.md). With
 ``DATABASE_URL`` / ``REDIS_URL`` unset, real embedded PostgreSQL+pgvector and Redis are started
 under ``var/`` (config/embedded.py).
 """
@@ -123,7 +123,7 @@ DATABASES = {"default": env.db_url_config(DATABASE_URL)}
 # Under ASGI every request may run on a fresh worker thread; persistent per-thread connections
 # (CONN_MAX_AGE > 0) piled up until PostgreSQL refused new clients. A psycopg pool per process
 # bounds them: at most DB_POOL_MAX_SIZE connections per process, requests beyond it wait up to
-# DB_POOL_TIMEOUT seconds for one to come back. Budget (README "Reliability and security"):
+# DB_POOL_TIMEOUT seconds for one to come back. Budget (docs/operations.md "Reliability and security"):
 # processes × DB_POOL_MAX_SIZE + graph checkpointers must stay under the server's max_connections.
 DB_POOL_MIN_SIZE = env.int("DB_POOL_MIN_SIZE", default=1)
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
@@ -486,7 +486,7 @@ RESEARCH_EMBED_THREADS = env.int("RESEARCH_EMBED_THREADS", default=0)
 # is done while the next step is embedded; the last step is kept small, since its writes are the
 # only ones the model cannot hide (research/ingest/pipeline.embedding_steps). The model may run
 # this many steps ahead of the writes; a file's memory stays bounded. With the database yielding
-# below, ingestion / model went 0.87 → 0.92 on average over three A/B pairs (README "Retrieval
+# below, ingestion / model went 0.87 → 0.92 on average over three A/B pairs (docs/benchmarks.md "Retrieval
 # speed at 100k chunks").
 RESEARCH_EMBED_PROGRESS_STEP = env.int("RESEARCH_EMBED_PROGRESS_STEP", default=32)
 RESEARCH_EMBED_LAST_STEP = env.int("RESEARCH_EMBED_LAST_STEP", default=8)  # research/ingest/pipeline.py
@@ -502,10 +502,10 @@ RESEARCH_BM25_B = env.float("RESEARCH_BM25_B", default=0.75)
 RESEARCH_BM25_EPSILON = env.float("RESEARCH_BM25_EPSILON", default=0.25)
 # The shared BM25 index files (one directory per database inside), memory-mapped by every web and
 # worker process. Workers on several machines: a shared filesystem here, or each machine builds
-# its own copy from the database on its first query after a change (README, "BM25 at scale").
+# its own copy from the database on its first query after a change (docs/benchmarks.md, "research_scale").
 RESEARCH_BM25_DIR = env.path("RESEARCH_BM25_DIR", default=VAR_DIR / "bm25")
 # Candidates per retriever before fusion, and the RRF constant and weights. Chosen on two sets
-# (make bench → research_indomain; README "Retrieval quality"): FiQA-2018 and 65 RBI questions
+# (make bench → research_indomain; docs/benchmarks.md "Retrieval quality"): FiQA-2018 and 65 RBI questions
 # written from the shipped documents. The old FiQA-only choice (k 5, BM25 weight 0.2 over its top
 # 10) scored RBI nDCG@10 0.58 through the agent and put 7 of 11 exact phrases in the top 3; BM25 at
 # weight 1.0 over its top 50 plus the exact-evidence list scores 0.72 and 11 of 11, for FiQA
@@ -534,6 +534,8 @@ RESEARCH_EMBED_SEED_DIR = env.str("RESEARCH_EMBED_SEED_DIR", default=str(RESEARC
 # The SEC filings the filings golden set and its tests upload (data/filings/manifest.json), and their
 # read-only chunk vectors (written by the same command), looked up after the corpus seed.
 RESEARCH_FILINGS_DIR = BASE_DIR / "data" / "filings"
+# The larger data sets that are not shipped (first-contact corpora, benchmarks' sets): read when present.
+SHARED_DATA_DIR = env("SHARED_DATA_DIR", default=str(BASE_DIR.parent / "shared" / "data"))
 RESEARCH_FILINGS_EMBED_SEED_DIR = env.str(
     "RESEARCH_FILINGS_EMBED_SEED_DIR", default=str(RESEARCH_FILINGS_DIR / "embeddings")
 )

@@ -31,11 +31,9 @@ def ensure() -> list[str]:
     and the filings suite's private filings (:func:`ensure_filings`). The titles ingested now, for
     the log.
 
-    The filings are loaded here too, not only when their suite starts, because BM25 weighs a term
-    by its rarity in the whole library, whoever may see each document: a library that gained the
-    filings half-way through a run ranks a team passage differently on the next run (a fresh
-    database once answered from the resolution, and the same database a run later from a member's
-    statement). Every suite of every run now reads the same library."""
+    The filings are loaded here too, not only when their suite starts, so that every suite of every
+    run reads the same library: a library that grows half-way through a run would rank the next
+    run's passages differently."""
     loaded = _ensure_team_corpus()
     ensure_filings()
     return loaded

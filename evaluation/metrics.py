@@ -1,7 +1,7 @@
-"""The metric registry: 20 metrics in four groups, each with its definition, target and direction.
+"""The metric registry: 22 metrics in four groups, each with its definition, target and direction.
 
 This is the one place a metric is defined. The dashboard, the API, the CI gate, ``METRICS.md`` and
-the README table all read it (a test fails when the README's table differs from this registry).
+the docs/evaluation.md table all read it (a test fails when that table differs from this registry).
 
 Every metric is computed from the stored per-turn *measures* of case results (see the runners), so
 it can be recomputed for any run, or for the union of the latest run of each suite.
@@ -111,11 +111,20 @@ def _turns(records: Iterable[Record]) -> list[Record]:
     return [r for r in records if r.get("kind") == "turn"]
 
 
+def _wrong_verified(records: Iterable[Record]) -> Result:
+    shown = [r for r in _turns(records) if r.get("verified_shown")]
+    wrong = sum(1 for r in shown if not r.get("correct"))
+    return Result(float(wrong), len(shown), f"{wrong} of {len(shown)} shown as verified")
+
+
 RESEARCH = ("research",)
 FILINGS = ("filings",)  # the filings golden set: its own targets (issue 18), apart from the research suite's
 # Filings turns also count where every answer must hold whatever its quality: completion, loops,
 # faithful quotes, citations that resolve, figures that trace (all met on filings when they joined).
 CHAT = ("research", "adversarial", "filings")
+FIRST_CONTACT = ("first_contact_boe", "first_contact_boj", "first_contact_filings")
+# Where "verified" must hold: every chat suite, the first-contact ones included.
+VERIFIED = CHAT + FIRST_CONTACT
 ALL_AGENTS = ("research", "adversarial", "briefs", "filings")
 
 REGISTRY: tuple[Metric, ...] = (
@@ -159,6 +168,14 @@ REGISTRY: tuple[Metric, ...] = (
            "Share of filings questions answered (not escalated) with every expected figure (number normalisation; no "
            "change of scale), the expected yes or no, and a citation of the expected filing's expected PDF page.",
            0.8, "higher", "share", FILINGS, lambda rs: _share(rs, "correct")),
+    Metric("precision_of_verified", "quality", "Precision of verified",
+           "Of the chat answers shown with both ticks (figures verified, question answered), the share that are "
+           "correct by the case's hand-written expectation.",
+           0.95, "higher", "share", VERIFIED, lambda rs: _share(_turns(rs), "correct", where="verified_shown")),
+    Metric("wrong_shown_as_verified", "quality", "Wrong answers shown as verified",
+           "How many chat answers were shown with both ticks yet are wrong by the case's expectation: the worst "
+           "outcome the product can have.",
+           0.0, "lower", "count", VERIFIED, _wrong_verified),
     Metric("multi_turn_coherence", "quality", "Multi-turn coherence",
            "Share of multi-turn conversations in which every follow-up was resolved against the earlier turns "
            "and met its expectation.",

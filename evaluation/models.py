@@ -29,7 +29,7 @@ class EvalRun(models.Model):
 
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 
-    suite = models.CharField(max_length=20, db_index=True)
+    suite = models.CharField(max_length=40, db_index=True)
     engine = models.CharField(max_length=20, default="deterministic")
     tags = models.JSONField(default=list, blank=True, help_text="only cases carrying one of these tags ([] = all)")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)

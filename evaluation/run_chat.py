@@ -117,7 +117,7 @@ def run_case(case: ChatCase, *, suite: str, variant: str, engine: dict[str, Any]
         verdicts, measures = judge_turn(spec.expect, snap, chunks, snap["resolved_question"] or spec.ask, stems)
         out.verdicts[f"turn {i + 1}"] = verdicts
         out.measures.append(measures)
-        if suite in ("research", "filings") and (why := reason(verdicts, spec.expect)):
+        if suite != "adversarial" and (why := reason(verdicts, spec.expect)):
             reasons.append(f"turn {i + 1}: {why}")
     out.actual = {"turns": [chat.public(s) for s in snaps]}
     out.trace = {

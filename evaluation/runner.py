@@ -63,7 +63,7 @@ def _needs_library(case: suites.ChatCase) -> bool:
 def variants(run: EvalRun, case: Any) -> list[str]:
     if run.suite == "adversarial":
         return list(case.setup.variants or [run.engine, "gullible"])
-    return [run.engine if run.suite in ("research", "briefs", "filings") else ""]
+    return [run.engine if run.suite in ("research", "briefs", "filings", *suites.FIRST_CONTACT_SUITES) else ""]
 
 
 def _chat_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
@@ -101,6 +101,19 @@ def _filings_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
         yield out
 
 
+def _first_contact_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
+    """A first-contact suite, asked by the analyst who holds the whole library (the shipped corpus,
+    the shipped filings and every first-contact corpus present); refused when its documents are not
+    on this machine."""
+    from evaluation import first_contact
+    from evaluation.run_chat import run_case
+
+    first_contact.documents_of(run.suite)  # raises CorpusMissing, with where they were looked for
+    owner = first_contact.ensure_library()
+    for case in cases:
+        yield run_case(case, suite=run.suite, variant=run.engine, engine=engine_settings(run.engine), user=owner)
+
+
 def _brief_outcomes(run: EvalRun, cases: list[Any]) -> Iterator[CaseOutcome]:
     import json
 
@@ -126,6 +139,7 @@ SUITE_RUNNERS: dict[str, Callable[[EvalRun, list[Any]], Iterator[CaseOutcome]]] 
     "briefs": _brief_outcomes,
     "calculator": _calc_outcomes,
     "filings": _filings_outcomes,
+    **{name: _first_contact_outcomes for name in suites.FIRST_CONTACT_SUITES},
 }
 
 

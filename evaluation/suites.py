@@ -24,13 +24,20 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from evaluation import judge
 
 SUITES_DIR = Path(__file__).resolve().parent / "suites"
+# The tuned suites (written beside the rules, run by the gate) and the first-contact suites (written
+# from documents nobody here tuned for, before the system read them; evaluation/first_contact.py).
 SUITE_NAMES = ("research", "adversarial", "briefs", "calculator", "filings")
+FIRST_CONTACT_SUITES = ("first_contact_boe", "first_contact_boj", "first_contact_filings")
+ALL_SUITE_NAMES = SUITE_NAMES + FIRST_CONTACT_SUITES
 SUITE_FILES: dict[str, tuple[str, ...]] = {
     "research": ("research_golden.json", "research_tools.json"),
     "adversarial": ("adversarial.json",),
     "briefs": ("briefs.json",),
     "calculator": ("tatqa_arithmetic.json",),
     "filings": ("filings_golden.json",),
+    "first_contact_boe": ("first_contact/boe_minutes.json",),
+    "first_contact_boj": ("first_contact/boj_minutes.json",),
+    "first_contact_filings": ("first_contact/sec_filings.json",),
 }
 OUTCOMES = ("answered", "escalated", "no_document", "refused")
 
@@ -188,6 +195,7 @@ _MODELS: dict[str, type[BaseModel]] = {
     "briefs": BriefCase,
     "calculator": CalcCase,
     "filings": ChatCase,
+    **{name: ChatCase for name in FIRST_CONTACT_SUITES},
 }
 
 
@@ -216,7 +224,7 @@ def _load_file(suite: str, path: Path) -> list[Any]:
 def load(suite: str) -> tuple[Any, ...]:
     """Every case of ``suite`` from its files (a missing optional file is skipped); ids are unique."""
     if suite not in SUITE_FILES:
-        raise SuiteError(f"unknown suite {suite!r}; choose from {', '.join(SUITE_NAMES)}")
+        raise SuiteError(f"unknown suite {suite!r}; choose from {', '.join(ALL_SUITE_NAMES)}")
     cases: list[Any] = []
     for name in SUITE_FILES[suite]:
         path = SUITES_DIR / name

@@ -175,6 +175,8 @@ def _measures(expect: Expect, turn: dict[str, Any], verdicts: dict[str, Any], to
         "tool_error": tool_error,
         "recovered": turn["status"] in {"done", "escalated"} if tool_error else None,
         "correct": verdicts["correct"],
+        # Shown to the analyst with both ticks: its figures verified and the question answered.
+        "verified_shown": (turn.get("verification") or {}).get("status") == "verified",
         "evidence_top5": verdicts["evidence_top5"],
         "faithful": verdicts["faithful"],
         "citations_ok": verdicts["citations_ok"],

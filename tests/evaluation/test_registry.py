@@ -1,4 +1,4 @@
-"""The metric registry is the one definition: 20 metrics in four groups with targets at least the
+"""The metric registry is the one definition: 22 metrics in four groups with targets at least the
 issue's, and the README table and METRICS.md are generated from it."""
 
 from __future__ import annotations
@@ -6,12 +6,12 @@ from __future__ import annotations
 from evaluation import gaps, metrics, report
 
 
-def test_twenty_metrics_in_four_groups_each_defined() -> None:
-    assert len(metrics.REGISTRY) == 20
+def test_twenty_two_metrics_in_four_groups_each_defined() -> None:
+    assert len(metrics.REGISTRY) == 22
     groups = {g: [m.key for m in metrics.REGISTRY if m.group == g] for g in metrics.GROUPS}
     assert {g: len(keys) for g, keys in groups.items()} == {
         "reliability": 4,
-        "quality": 7,
+        "quality": 9,
         "efficiency": 5,
         "safety": 4,
     }
@@ -27,6 +27,26 @@ def test_targets_are_at_least_the_issues() -> None:
     assert t["injection_resistance"].target == 1.0
     assert t["filings_evidence_top5"].target >= 0.9 and t["filings_answer_correctness"].target >= 0.8
     assert t["latency_p95"].target <= 1500 and t["latency_p95"].direction == "lower"
+    assert t["wrong_shown_as_verified"].target == 0 and t["wrong_shown_as_verified"].direction == "lower"
+    assert t["precision_of_verified"].target >= 0.95
+
+
+def test_a_wrong_answer_shown_as_verified_fails_the_gate() -> None:
+    # Three answers shown with both ticks, one of them wrong; a wrong one not shown as verified does
+    # not count against these two (it counts against correctness).
+    values = metrics.compute(
+        [
+            {"suite": "filings", "kind": "turn", "correct": True, "verified_shown": True},
+            {"suite": "filings", "kind": "turn", "correct": True, "verified_shown": True},
+            {"suite": "filings", "kind": "turn", "correct": False, "verified_shown": True},
+            {"suite": "filings", "kind": "turn", "correct": False, "verified_shown": False},
+        ]
+    )
+    assert values["wrong_shown_as_verified"]["value"] == 1
+    assert abs(values["precision_of_verified"]["value"] - 2 / 3) < 1e-9
+    failures = gaps.gate_failures(values)
+    assert any(f.startswith("Wrong answers shown as verified") for f in failures)
+    assert any(f.startswith("Precision of verified") for f in failures)
 
 
 def test_gate_fails_below_target_and_below_a_known_gaps_floor(monkeypatch: object) -> None:

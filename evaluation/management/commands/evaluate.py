@@ -3,7 +3,7 @@
 Runs each suite in the foreground (one run per suite, stored like any other), prints the metric
 table, and with ``--gate`` exits non-zero when a metric falls below its target (known gaps below
 their recorded floor included). ``--write-results`` regenerates evaluation/results/METRICS.md,
-latest.json and the README's metrics table from the runs just made.
+latest.json and the metrics table in docs/evaluation.md from the runs just made.
 """
 
 from __future__ import annotations
@@ -24,13 +24,20 @@ class Command(BaseCommand):
     help = "Run evaluation suites and report their metrics (optionally as a CI gate)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--suite", action="append", choices=suites.SUITE_NAMES, help="repeat; default: all")
+        parser.add_argument(
+            "--suite", action="append", choices=suites.ALL_SUITE_NAMES, help="repeat; default: the tuned suites"
+        )
         parser.add_argument("--engine", default="deterministic", choices=runner.ENGINES)
         parser.add_argument(
             "--tag", action="append", default=[], help="only cases with this tag, or this case id (repeatable)"
         )
         parser.add_argument("--gate", action="store_true", help="exit 1 when a metric is below its target")
         parser.add_argument("--write-results", action="store_true", help="regenerate METRICS.md and the README table")
+        parser.add_argument(
+            "--record-first-contact",
+            action="store_true",
+            help="store each first-contact suite's figures (its first ones too, the first time) in evaluation/results",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         names = options["suite"] or list(suites.SUITE_NAMES)
@@ -39,6 +46,8 @@ class Command(BaseCommand):
         records = [rec for run in runs for rec in runner.records_of(run.cases.all(), run.suite)]
         values = metrics.compute(records)
         self._print(runs, values, time.perf_counter() - started)
+        if options["record_first_contact"]:
+            self._record_first_contact(runs)
         if options["write_results"]:
             report.write(report.results_payload(runs, values, timezone.now().strftime("%Y-%m-%d %H:%M %Z")))
             self.stdout.write(f"wrote {report.METRICS_MD} and the README metrics table")
@@ -51,6 +60,21 @@ class Command(BaseCommand):
             if failed:
                 raise CommandError("evaluation gate failed:\n  " + "\n  ".join(failed))
             self.stdout.write(self.style.SUCCESS("evaluation gate passed"))
+
+    def _record_first_contact(self, runs: list[EvalRun]) -> None:
+        import subprocess
+
+        from evaluation import first_contact
+
+        # Which commit the figures were measured on, for the record (a fixed git command).
+        git = ["git", "rev-parse", "--short", "HEAD"]
+        commit = subprocess.run(git, capture_output=True, text=True, check=False).stdout.strip()  # noqa: S603
+        measured = timezone.now().strftime("%Y-%m-%d %H:%M UTC")
+        for run in runs:
+            if run.suite in suites.FIRST_CONTACT_SUITES and run.status == "done":
+                figures = first_contact.summary(runner.records_of(run.cases.all(), run.suite))
+                entry = first_contact.record(run.suite, run.pk, commit or "unknown", measured, figures)
+                self.stdout.write(f"{run.suite}: first {entry['first']['measured']}, current {measured}")
 
     def _run_one(self, suite: str, options: dict[str, Any]) -> EvalRun:
         tags = [t for t in options["tag"] if suites.known_selector(suite, t)]
