@@ -46,7 +46,7 @@ def _pgserver() -> Any:
 # index of a 100k-chunk library is ~200 MB; with PostgreSQL's default 128 MB of shared buffers
 # every nearest-neighbour search copied graph pages in from the OS cache (hybrid p95 at 100k:
 # 24-25 ms at 128 MB against 17.5-21 ms at 512 MB, `bench research_speed`'s uncached row alone).
-# An external server is tuned by whoever runs it (README "Retrieval speed").
+# An external server is tuned by whoever runs it (docs/benchmarks.md "research_speed").
 #
 # A checkpoint every 15 minutes instead of PostgreSQL's 5: the first change to a page after a
 # checkpoint writes the whole page to the WAL, and an HNSW insert changes the pages of its

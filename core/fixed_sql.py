@@ -1,7 +1,7 @@
 """Model instances read with one fixed SQL statement, for the few hot API reads where compiling
 the ORM's query costs more than running it.
 
-Measured under load (README "Reliability and security"): for an API token's lookup, or a list of
+Measured under load (docs/operations.md "Reliability and security"): for an API token's lookup, or a list of
 a user's portfolios, Django spends 0.3–0.6 ms of CPU building the SQL and a tenth of that running
 it. The statements here are built once per process from the models' metadata (never from input;
 values are always parameters), and each row becomes the same instance the ORM would give: every

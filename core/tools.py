@@ -1,4 +1,4 @@
-"""The one tool registry shared by the agents and the MCP bridge (DESIGN.md §3.2).
+"""The one tool registry shared by the agents and the MCP bridge.
 
 A tool is a typed function ``fn(params: InputModel, *, user) -> OutputModel`` registered with
 :func:`tool`. Its docstring is its description; the pydantic models give the JSON schemas.

@@ -1,6 +1,6 @@
 """Portfolio analytics over aligned daily closes (vectorised numpy).
 
-Conventions (README "Portfolio analytics"): the portfolio is rebalanced daily to its constant target
+Conventions (docs/portfolios.md "Portfolio analytics"): the portfolio is rebalanced daily to its constant target
 weights, so its daily return is ``Σ w_i r_i,t``; assets are aligned on the dates every one of them
 traded (dates missing for any asset are dropped and reported); all ratio definitions are those of
 :mod:`portfolios.metrics`.
@@ -22,7 +22,8 @@ from portfolios.market import Series
 
 WEIGHT_TOLERANCE = 1e-6
 # Weights are fractions or percentages; anything this large is a typo, and bounding each weight
-# keeps the sum of PORTFOLIO_MAX_HOLDINGS of them far from float overflow (1e308 used to 500).
+# keeps the sum of PORTFOLIO_MAX_HOLDINGS of them far from float overflow (a 1e308 weight would
+# overflow the sum to inf).
 MAX_WEIGHT = 1e6
 
 

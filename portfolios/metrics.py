@@ -1,4 +1,4 @@
-"""Published metric definitions — the one module that computes them (README "Metric definitions").
+"""Published metric definitions — the one module that computes them (docs/portfolios.md "Metric definitions").
 
 Every function takes dates (``datetime.date``, oldest first, one per bar) and/or adjusted daily
 closes as numpy arrays and returns plain floats. Percentages are in percent (``12.5`` = 12.5 %).

@@ -4,7 +4,7 @@ The brief verifier re-derives every figure in a brief from the raw daily bars wi
 and the chat verifier (``research/agent/verify/claims.py``) every market-data and portfolio figure in an
 answer, so it deliberately shares **no code** with ``portfolios/metrics.py`` and
 ``portfolios/analytics.py`` (the tool path) and uses
-different algorithms for the same definitions (README "Metric definitions"):
+different algorithms for the same definitions (docs/portfolios.md "Metric definitions"):
 
 * volatility: Welford's one-pass running variance over log returns, in pure Python
   (the tool path takes a two-pass numpy ``std``);
@@ -149,7 +149,7 @@ def agrees(claimed: float, recomputed: float | None) -> bool:
     return abs(claimed - recomputed) <= 1e-9 * max(1.0, abs(recomputed))
 
 
-# --- portfolios: a constant-weight, daily-rebalanced basket (README "Metric definitions") -------
+# --- portfolios: a constant-weight, daily-rebalanced basket (docs/portfolios.md "Metric definitions") -------
 # The chat verifier recomputes ``analyze_portfolio`` figures with these. Again no shared code with
 # ``portfolios/analytics.py``: dates are aligned by dict lookups over a set intersection (not
 # numpy ``intersect1d``/``searchsorted``), the growth by ``expm1(fsum(log1p(r)))`` (not a product),

@@ -1,5 +1,5 @@
 """The annual risk-free rate behind Sharpe and Sortino: set on the portfolio, else the default for
-the currency most of its weight is in (``MARKET_RISK_FREE_RATES`` in settings; sources in the README),
+the currency most of its weight is in (``MARKET_RISK_FREE_RATES`` in settings; sources in docs/portfolios.md),
 else ``MARKET_RISK_FREE_RATE``. The portfolio tool and the chat verifier both resolve it here, each
 from its own reading of the holdings (the verifier never takes the rate from the tool's output)."""
 

@@ -1,4 +1,4 @@
-"""One interface over the language models the agents may use (DESIGN.md §1).
+"""One interface over the language models the agents may use.
 
 ``get_llm(role)`` returns a provider for ``role`` ("planner", "synthesis", "writer") or ``None``
 when no key is configured: ``None`` means the caller runs its *deterministic engine* — the same

@@ -1,4 +1,4 @@
-"""The guardrails a turn passes after each tool superstep (limits in settings, DESIGN.md §4).
+"""The guardrails a turn passes after each tool superstep (limits in settings).
 
 Pure decisions on the state: no database. ``guardrail_check`` (in nodes.py) adds the one check
 that needs it, the analyst's cancel, and records the step.

@@ -5,7 +5,7 @@ While a document is embedded, its passages of the step before are written: on th
 PostgreSQL (the default) that is a server process on the same cores, and its HNSW inserts delay
 the model's batches whenever they take one of its cores. Lowering the CPU priority of
 this connection's server process for the duration lets the writes run in the model's idle
-moments instead (ingestion / model 0.86 → see README "Retrieval speed at 100k chunks").
+moments instead (ingestion / model 0.86 → see docs/benchmarks.md "research_speed").
 
 Only a reversible change is made: the priority comes back before the connection does. Linux
 groups each session's processes for the scheduler (autogroup), and every PostgreSQL backend is

@@ -290,8 +290,8 @@ class MiniLMOnnxEmbedder(MiniLMEmbedder):
         the model's operators split across threads wait for each other, so whenever anything
         else (ingestion's database writes) takes one core, the other thread stalls too. Side by
         side, a batch that loses its core delays only itself: work at a low priority beside the
-        model no longer slows it (+10 % before, bench/_contention.py), and ingestion and the
-        model alone both ran about 8 % faster (README "Retrieval speed at 100k chunks")."""
+        model does not slow it (bench/_contention.py measures both ways), and ingestion and the
+        model alone both run about 8 % faster (docs/benchmarks.md, research_speed)."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         count = max(-(-len(texts) // self.batch_size), min(self.workers, len(texts)))
         size = -(-len(texts) // count)

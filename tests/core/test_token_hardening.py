@@ -1,6 +1,6 @@
 """Finding 1: a token could mint wider rights, tokens never expired, and there was no limit.
 
-Now (choice documented in the README): a token may create tokens only for its own user, with
+Now (choice documented in docs/architecture.md, API): a token may create tokens only for its own user, with
 scopes it has, expiring no later than itself; revoking it revokes what it created; a user holds
 at most API_TOKEN_MAX_ACTIVE_PER_USER active tokens; every step is audited."""
 

@@ -2,7 +2,7 @@
 anonymous, analyst B, reviewer, admin, analyst A (the owner), in that order (the owner asks last,
 so a delete by the owner does not hide what the others get).
 
-Reviewed row by row against the README's role table and the rules: anonymous → the login page
+Reviewed row by row against the role table in docs/architecture.md and the rules: anonymous → the login page
 (302) or 401 for the API; a role outside an area → 403; another user's private object → 404;
 reviewers read every watchlist's briefs and runs (they approve them); an admin reads any
 conversation (audited) but cannot act in it (403 cancel) and cannot see others' private

@@ -74,7 +74,7 @@ class Command(BaseCommand):
             "beat": f"{python} -m celery -A config beat --loglevel INFO --pidfile= "
             "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
         }
-        # Bounded database connections (README "Reliability and security"): each process has its own
+        # Bounded database connections (docs/operations.md "Reliability and security"): each process has its own
         # pool; a worker child runs one graph at a time (its parallel tools take a few), beat fewer.
         pools = {"web": "10", "worker": "6", "beat": "2"}
         manager = Manager(Printer(sys.stdout))

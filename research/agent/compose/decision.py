@@ -77,9 +77,9 @@ def level_memo(u: Understanding, cand: Candidate) -> dict[str, Any]:
 
 def each_meeting(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
     """The policy rate asked over a calendar year in which the library holds several meetings ("What
-    was the repo rate in 2019?" had read February's cut alone, though the rate moved at each): each
-    meeting's decision, in date order, from that meeting's own sentence. A meeting whose decision is
-    not among the passages sends the answer to a reviewer."""
+    was the policy rate in 2019?", when the rate moved at each): each meeting's decision, in date
+    order, from that meeting's own sentence, not the first meeting's alone. A meeting whose decision
+    is not among the passages sends the answer to a reviewer."""
     year = year_asked(u, c.question)
     if year is None or year.kind != "year" or not u.metrics or u.metrics[0].key != registry.POLICY_RATE:
         return False

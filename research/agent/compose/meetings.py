@@ -28,8 +28,8 @@ from research.agent.question.understand import Understanding, year_asked
 def latest_projection(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
     """A fiscal year's projection asked with no meeting named: the latest meeting searched for it
     (tool_nodes._projections_of_year) whose own words, not a member's, project the metric for that
-    year. Whichever meeting ranked first had answered: February 2024's member gave 2024-25's CPI
-    inflation at 4.6 per cent, where August 2024's resolution projects 4.5."""
+    year, not whichever ranked first: an earlier member's figure for the year is not the latest
+    resolution's projection."""
     searched = [p for p in passages if p.get("projection_search") and not p.get("in_statement")]
     by_date: dict[str, list[dict[str, Any]]] = {}
     for passage in searched:
@@ -50,9 +50,8 @@ def latest_projection(c: Composer, u: Understanding, passages: list[dict[str, An
 
 
 def each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
-    """A corridor rate asked over a calendar year ("What was the reverse repo rate in 2019?" had read
-    February's alone): each meeting's level, in date order, from its own sentence. A meeting without
-    one sends the answer to a reviewer."""
+    """A corridor rate asked over a calendar year: each meeting's level, in date order, from its own
+    sentence, not the first meeting's alone. A meeting without one sends the answer to a reviewer."""
     year = year_asked(u, c.question)
     if year is None or year.kind != "year" or len(u.metrics) != 1 or u.metrics[0].key not in POLICY_RATES[1:]:
         return False
@@ -86,9 +85,9 @@ def each_meeting_level(c: Composer, u: Understanding, passages: list[dict[str, A
 
 def each_metric(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> bool:
     """A level asked of two or more metrics: each metric's level line from the sentence the chooser
-    picks for that metric alone (one figure labelled with another's name had read "SDF rate: 4.25 per
-    cent" from "The MSF rate and the Bank Rate remain unchanged at 4.25 per cent"). A metric without
-    one sends the answer to a reviewer."""
+    picks for that metric alone, so that one metric's figure is never labelled with another's name
+    (a sentence naming two other rates at one level is not the third's). A metric without one sends
+    the answer to a reviewer."""
     if len(u.metrics) < 2 or u.aspects != {"level"}:
         return False
     quoted: list[Candidate] = []

@@ -1,10 +1,9 @@
 """A projection's revision, as the meeting's own words state it: "real GDP growth for 2019-20 is
 revised downwards from 7.0 per cent in the June policy to 6.9 per cent" (August 2019, p. 5).
 
-"By how much was the GDP growth projection for 2019-20 revised down in August 2019?" had been
-answered from a member's "decline in economic growth (from 8.0% in Q1 to 5.8% in Q4)", marked as
-answered: a move of another figure, not the revision asked. Both figures of the revision are quoted
-from the sentence and their difference is computed by the calculator, in percentage points.
+A member's "decline in economic growth (from 8.0% in Q1 to 5.8% in Q4)" is a move of another figure,
+not the revision asked: both figures of the revision are quoted from the meeting's sentence and their
+difference is computed by the calculator, in percentage points.
 """
 
 from __future__ import annotations

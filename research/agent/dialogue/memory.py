@@ -130,7 +130,7 @@ def _cut(text: str, period: Any) -> str:
 
 
 # What points back at the last question's meeting: "it", "the vote", and "then" ("What was the stance
-# then?" after the previous meeting's rate: it had searched every year and gone to a reviewer).
+# then?" after the previous meeting's rate asks about that meeting, not every year).
 _BACK = re.compile(r"\b(?:it|that|this|them|those|the decision|the vote|then)\b", re.I)
 
 

@@ -1,4 +1,4 @@
-"""Fast-path planning rules: the turns they recognise need no LLM call (DESIGN.md §6).
+"""Fast-path planning rules: the turns they recognise need no LLM call.
 
 ``plan_rules(question)`` returns ``(rule, plan)`` where ``plan`` maps tool nodes to their arguments
 (several nodes = one parallel superstep), or ``None`` when no rule applies and the LLM planner (or

@@ -1,7 +1,7 @@
 """Market horizons named in a question: "over the last year", "YTD", "3M", "since 2024-01-01",
 "between 2023-01-01 and 2023-12-31". Pure: dates are worked out by the tool against the data.
 
-Conventions (the same as the published 1M/3M/1Y/YTD returns, README "Metric definitions"): the end
+Conventions (the same as the published 1M/3M/1Y/YTD returns, docs/portfolios.md "Metric definitions"): the end
 is the latest date every ticker named and the benchmark have a bar (or the last such date on or
 before the end asked); the baseline is the last bar on or before end − N calendar months, 31 Dec
 of the previous year for YTD, or the date given.

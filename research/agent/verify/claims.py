@@ -1,4 +1,4 @@
-"""Numbers in answers come from code (DESIGN.md §3.3).
+"""Numbers in answers come from code.
 
 An answer is a template whose figures are ``[[cN]]`` references into a claim table minted from tool
 output, or verbatim quotes (“…”) from a cited passage. :func:`verify_answer` re-checks every claim
