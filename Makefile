@@ -94,6 +94,13 @@ eval-gate: install
 	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
 	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic --gate
 
+# The first-contact suites (questions written before the system read their documents, which are read
+# from ../shared/data): their figures go to evaluation/results/first_contact.md, the first ones kept.
+FIRST_CONTACT = --suite first_contact_boe --suite first_contact_boj --suite first_contact_filings
+first-contact: install
+	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(EVAL_ENV) $(BIN)/python manage.py evaluate --engine deterministic $(FIRST_CONTACT) --record-first-contact
+
 # Same runs, and regenerate evaluation/results/METRICS.md and the metrics table in docs/evaluation.md.
 eval-report: install
 	$(EVAL_ENV) $(BIN)/python manage.py migrate --noinput -v0
