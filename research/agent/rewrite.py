@@ -59,8 +59,11 @@ class Rewritten:
 def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]:
     """Verify ``template``: every figure traced to its source (the claims, the tool outputs and
     the cited chunks) AND the evidence answering the question (period, document, metric, aspects).
-    ``status`` is "verified" only when both hold; "unanswered" when the figures trace but the
-    evidence does not match the question; "failed" when a figure does not trace."""
+    ``status`` is "verified" only when both hold, established by checks that ran; "unanswered" when
+    the figures trace but the evidence does not match the question; "unconfirmed" when the figures
+    trace and no check could establish that the document answer answers what was asked (a "nothing
+    found" answer, or a figure the question's words do not name); "failed" when a figure does not
+    trace."""
     from research.agent import store
 
     ids = {int(x["chunk_id"]) for x in c.citations} | {int(x["chunk_id"]) for x in c.claims if x.get("chunk_id")}
@@ -89,8 +92,21 @@ def check_answer(state: ChatState, template: str, c: Composer) -> dict[str, Any]
     ]
     answers = assess(understood, c, passages, rows) if understood is not None else assess_market(c.question, c)
     traced = figures["status"] == "verified"
-    status = "failed" if not traced else "unanswered" if answers["ok"] is False else "verified"
+    status = verdict_status(traced, answers, document_answer=understood is not None)
     return {**figures, "status": status, "figures_traced": traced, "answers": answers}
+
+
+def verdict_status(traced: bool, answers: dict[str, Any], *, document_answer: bool) -> str:
+    """A document answer is verified only when a check that applies established that it answers what
+    was asked (``ok`` True and the quantity affirmed); one no check could establish is "unconfirmed":
+    shown as found, without the tick. A market or calculator answer is judged by its tool outputs."""
+    if not traced:
+        return "failed"
+    if answers.get("ok") is False:
+        return "unanswered"
+    if document_answer and not (answers.get("ok") and answers.get("affirmed")):
+        return "unconfirmed"
+    return "verified"
 
 
 def _names(state: ChatState) -> list[str]:

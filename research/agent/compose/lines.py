@@ -55,7 +55,7 @@ def level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, A
     if found is None:
         return None
     figure = (found[1], found[2])
-    label = u.metrics[0].label if u.metrics else "The figure"
+    label = u.metrics[0].label if u.metrics else "figure found"  # not named as the figure asked
     dated, measure = _described(cand.sentence, figure)
     when = ", ".join(t.label for t in u.targets) or dated
     period = f" ({when})" if when else ""

@@ -54,6 +54,7 @@ from research.agent.question.understand import (
     year_asked,
 )
 from research.agent.text.sentences import WEIGHT_BEFORE
+from research.agent.verify.affirm import quantity_named, statement_check
 from research.agent.verify.figure_context import around_figure, figure_day, figure_month
 from research.packs import registry
 from research.packs.dates import DATE_RE, first_date
@@ -391,7 +392,8 @@ def assess(
         _member_check(c, passages),
         _subject_check(c.question, cited),
         _topic_check(c),
+        statement_check(c),
     )
     checks = [x for x in found if x] + _evidence_checks(u, c, cited)
     ok = all(x["ok"] for x in checks) if checks else None
-    return {"ok": ok, "checks": checks, "outcome": c.outcome}
+    return {"ok": ok, "checks": checks, "outcome": c.outcome, **quantity_named(c)}
