@@ -63,6 +63,31 @@ def _quoted(c: Composer, claim: dict[str, Any]) -> str:
     return next((q for q in quotes if str(claim.get("quote_figure")) in q), "")
 
 
+# A question asking yes or no, after an opening clause if any ("According to the minutes, was …?").
+_YES_NO_ASKED = re.compile(
+    r"^\s*(?:[^,?]{0,80},\s*)?(?:did|does|do|was|were|is|are|has|have|had|will|would|could|can)\b", re.I
+)
+_YES_NO_SAID = re.compile(r"^\W*(?:yes|no)\b", re.I)
+
+
+def kind_answered(c: Composer) -> dict[str, Any]:
+    """``{"affirmed": bool, "why": str}``: a yes/no question is answered with a yes or a no first (a
+    figure or a quote alone leaves the analyst to decide what it means)."""
+    said = " ".join(part for part in c.parts if part).strip()
+    if _YES_NO_ASKED.search(c.question) and not _YES_NO_SAID.search(said):
+        return {"affirmed": False, "why": "a yes/no question, and the answer says neither yes nor no"}
+    return {"affirmed": True, "why": ""}
+
+
+def affirm(c: Composer) -> dict[str, Any]:
+    """What the answer must establish beyond the checks of its evidence: the kind of answer asked,
+    and the quantity asked when no metric named it. The first that fails says why."""
+    for verdict in (kind_answered(c), quantity_named(c)):
+        if not verdict["affirmed"]:
+            return verdict
+    return {"affirmed": True, "why": ""}
+
+
 def quantity_named(c: Composer) -> dict[str, Any]:
     """``{"affirmed": bool, "why": str}``: every generically labelled figure the answer gives is named
     by the question's words in its own clause (affirmed when the answer has no such figure: a named

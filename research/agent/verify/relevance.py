@@ -54,7 +54,7 @@ from research.agent.question.understand import (
     year_asked,
 )
 from research.agent.text.sentences import WEIGHT_BEFORE
-from research.agent.verify.affirm import quantity_named, statement_check
+from research.agent.verify.affirm import affirm, statement_check
 from research.agent.verify.figure_context import around_figure, figure_day, figure_month
 from research.packs import registry
 from research.packs.dates import DATE_RE, first_date
@@ -396,4 +396,4 @@ def assess(
     )
     checks = [x for x in found if x] + _evidence_checks(u, c, cited)
     ok = all(x["ok"] for x in checks) if checks else None
-    return {"ok": ok, "checks": checks, "outcome": c.outcome, **quantity_named(c)}
+    return {"ok": ok, "checks": checks, "outcome": c.outcome, **affirm(c)}

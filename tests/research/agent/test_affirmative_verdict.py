@@ -10,7 +10,7 @@ import pytest
 
 from research.agent.compose.composer import Composer
 from research.agent.rewrite import verdict_status
-from research.agent.verify.affirm import clause_of, quantity_named, statement_check, target_words
+from research.agent.verify.affirm import affirm, clause_of, quantity_named, statement_check, target_words
 
 # Written here in the shape of a committee's minutes (not taken from any corpus the engine is tuned on).
 SENTENCE = "Twelve-month CPI inflation had fallen to 6.7% in August, while unemployment had risen to 4.3%."
@@ -94,3 +94,20 @@ def test_verified_needs_checks_that_ran(
     traced: bool, answers: dict[str, Any], document_answer: bool, status: str
 ) -> None:
     assert verdict_status(traced, answers, document_answer=document_answer) == status
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "affirmed"),
+    [
+        ("Was CPI inflation still above 4% in October?", "CPI inflation (October 2023): 4.9 per cent.", False),
+        ("According to the December minutes, was CPI inflation above 4%?", "“CPI inflation was 4.9%.”", False),
+        ("Was CPI inflation still above 4% in October?", "Yes. CPI inflation was 4.9 per cent, above 4.", True),
+        ("Did every member vote for the decision?", "No. Two members voted against.", True),
+        # Not a yes/no question: a figure answers it.
+        ("What was CPI inflation in October?", "CPI inflation (October 2023): 4.9 per cent.", True),
+    ],
+)
+def test_a_yes_no_question_is_affirmed_only_by_a_yes_or_a_no(question: str, answer: str, affirmed: bool) -> None:
+    c = Composer(question)
+    c.parts.append(answer)
+    assert affirm(c)["affirmed"] is affirmed
