@@ -80,7 +80,19 @@ def named_in(name: str, texts: Iterable[str], titles: Iterable[str] = ()) -> boo
     if not rest or _normal(name) in body or (rest != name.split() and _normal(" ".join(rest)) in body):
         return True  # (no rest: the document's title is the name — "RBI Annual Report 2023-24")
     initials = "".join(w[0] for w in core)
-    return len(core) > 1 and any(re.search(rf"\b{initials}\b", t) for t in texts)
+    if len(core) > 1:
+        return any(re.search(rf"\b{initials}\b", t) for t in texts)
+    return _ACRONYM.fullmatch(name) is not None and any(re.search(_spelled_out(name), t) for t in texts)
+
+
+# An acronym a question may use for a name the documents spell out: "BoJ", "MPC", "ECB".
+_ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,6}")
+
+
+def _spelled_out(acronym: str) -> str:
+    """The words an acronym stands for, letter by letter: a capital starts a capitalised word, a
+    small letter a small one ("BoJ": "Bank of Japan", "MPC": "Monetary Policy Committee")."""
+    return r"\b" + r"\s+".join(rf"{letter}[\w'’-]*" for letter in acronym) + r"\b"
 
 
 def names_missing(question: str, passages: Iterable[dict[str, Any]]) -> list[str]:

@@ -114,3 +114,19 @@ def test_when_no_passage_found_names_the_subject_the_answer_says_so_and_quotes_n
     # One passage naming it is enough to look for the answer in them.
     named = _passage(2, "The US Federal Open Market Committee paused, citing a slowing economy.")
     assert names_missing(question, [_passage(1, REASON), named]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "named"),
+    [
+        # An acronym the question uses for a name the documents spell out, letter by letter.
+        ("BoJ", "The Bank of Japan decided to maintain the policy rate.", True),
+        ("MPC", "The Monetary Policy Committee met on 20 September.", True),
+        # Capitals start capitalised words: lower-case words do not spell it, nor do other names.
+        ("BoJ", "the bank of japan", False),
+        ("ECB", "The Bank of England decided.", False),
+        ("FOMC", "The Reserve Bank of India's committee met.", False),
+    ],
+)
+def test_an_acronym_is_named_by_the_words_it_stands_for(name: str, text: str, named: bool) -> None:
+    assert named_in(name, [text]) is named
