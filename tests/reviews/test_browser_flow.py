@@ -24,6 +24,9 @@ def test_reviewer_approves_from_the_inbox_and_the_audit_shows_it(
     assert page.locator("h1").inner_text() == f"#{task.pk} IT services brief"
     assert page.locator('[data-testid="claims"] tbody tr').count() == 2
 
+    # The confirmation is attached by the page's deferred script: wait for it before clicking (a click
+    # while the page was still loading submitted unconfirmed on a loaded CI machine).
+    page.wait_for_load_state("load")
     # Cancelling the confirmation keeps the task pending.
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.click('[data-testid="approve"]')
