@@ -1,7 +1,7 @@
 """The document answer on the deterministic engine: one direct answer line in plain words, then the
 quoted evidence with its citations.
 
-* A rate decision reads "In RBI MPC Minutes, February 2019, the policy repo rate was cut by 25 basis
+* A rate decision reads "In <the minutes of February 2019>, the policy rate was cut by 25 basis
   points to 6.25 per cent." — the verb and both figures parsed from the quoted sentence.
 * A vote reads "The vote was 4–2: for — …; against — …" — names and counts from the parsed table.
 * A level reads "CPI inflation (Q3 2024-25): 4.6 per cent, according to …".

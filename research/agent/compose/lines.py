@@ -101,12 +101,12 @@ def direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
         if not figure_asked or c.figures:
             break
         memo = level_memo(u, cand)
-        # "What did the MPC decide?" names no metric: the decision quoted names it ("… the policy repo rate").
+        # "What did the committee decide?" names no metric: the decision quoted names it ("… the policy rate").
         metric = u.metrics[0] if u.metrics else next(iter(metrics_asked(cand.sentence)), None)
         asks_move = "change" in u.aspects or asks_if_kept(c.question)
         decision = decision_line(c, cand, metric, memo) if metric and asks_move else None
         if decision and other_move(c.question, decision[1]):
-            c.outcome = "escalate"  # "When did the MPC last raise the rate?" is not answered by a hold
+            c.outcome = "escalate"  # "When did the committee last raise the rate?" is not answered by a hold
             return None
         line = verdict(c.question, decision[1]) + decision[0] if decision else None
         lines.append(line or level_line(c, cand, u, memo) or "")
@@ -116,7 +116,7 @@ def direct_line(c: Composer, ev: Evidence, u: Understanding) -> str | None:
 
 
 def level_lead(c: Composer, u: Understanding, passages: list[dict[str, Any]]) -> Callable[[], None] | None:
-    """ "What was the repo rate after the August 2019 meeting and how many members voted for 35 basis
+    """ "What was the policy rate after the August 2019 meeting and how many members voted for 35 basis
     points?": the rate's line and its sentence, which the magnitude counts follow (None when the
     question asks no level beside the count)."""
     if "level" not in u.aspects or not asks_magnitude_count(c.question):

@@ -33,7 +33,7 @@ _OWNER = re.compile(r"\b([A-Z][A-Za-z]+|[a-z][A-Z][A-Za-z]+)['’]s\b")
 _CAMEL = re.compile(r"\b[a-z]{1,2}[A-Z][A-Za-z]+\b")
 # Words that are capitalised as dates, not as names ("the June 2024 meeting", "Monday").
 _DATES = {*calendar.month_name[1:], *calendar.month_abbr[1:], "Sept", *calendar.day_name}
-# An office ("the Chief Financial Officer", a pack's "Governor") names a person, whom the passages name
+# An office ("the Chief Financial Officer", a pack's head of the bank) names a person, whom the passages name
 # instead: the member check reads the office holder's statement by the member's name.
 _OFFICES = {"Officer", "Chairman", "Chairperson", "Chair", "President", "Director", "Minister", "Secretary"} | set(
     registry.OFFICES
@@ -85,13 +85,13 @@ def named_in(name: str, texts: Iterable[str], titles: Iterable[str] = ()) -> boo
     return _ACRONYM.fullmatch(name) is not None and any(re.search(_spelled_out(name), t) for t in texts)
 
 
-# An acronym a question may use for a name the documents spell out: "BoJ", "MPC", "ECB".
+# An acronym a question may use for a name the documents spell out: "ECB", "FOMC", "BoC".
 _ACRONYM = re.compile(r"(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{2,6}")
 
 
 def _spelled_out(acronym: str) -> str:
     """The words an acronym stands for, letter by letter: a capital starts a capitalised word, a
-    small letter a small one ("BoJ": "Bank of Japan", "MPC": "Monetary Policy Committee")."""
+    small letter a small one ("BoC": "Bank of Canada", "ECB": "European Central Bank")."""
     return r"\b" + r"\s+".join(rf"{letter}[\w'’-]*" for letter in acronym) + r"\b"
 
 

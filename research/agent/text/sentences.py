@@ -139,7 +139,7 @@ def first_figure(sentence: str) -> tuple[str, str] | None:
     return (match.group(1), match.group(2)) if match else None
 
 
-# Scale words: a pack's ("lakh crore", "crore") beside the generic ones, longest first so that a
+# Scale words: the packs' beside the generic ones, longest first so that a
 # two-word scale is read whole.
 _SCALES = sorted({"billion", "million", "trillion", *registry.MONEY_SCALES}, key=lambda w: (-len(w), w))
 AMOUNT_RE = re.compile(

@@ -16,7 +16,7 @@ from typing import Any
 
 from research.packs import registry
 
-# Honorifics before a member's name: the generic ones and the packs' ("Shri"), longest first.
+# Honorifics before a member's name: the generic ones and the packs', longest first.
 _HONORIFICS = sorted({"Dr", "Prof", "Mr", "Mrs", "Ms", "Sir", *registry.HONORIFICS}, key=lambda w: (-len(w), w))
 HONORIFIC = rf"(?:{'|'.join(_HONORIFICS)})\.?"
 _NAME = rf"{HONORIFIC}\s*[A-Z][\w.’'\-]*(?:\s+[A-Z][\w.’'\-]*){{0,4}}?"
