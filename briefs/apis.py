@@ -12,7 +12,9 @@ from rest_framework.views import APIView
 
 from briefs import selectors, services
 from briefs.models import Brief, BriefRun
+from core.api_errors import queue_unavailable_response
 from core.roles import HasArea
+from core.tasks import queue_unavailable
 
 BriefsArea = HasArea.for_area("briefs")
 
@@ -68,6 +70,8 @@ class BriefRunListCreateApi(APIView):
                 {"error": "run_active", "message": str(exc), "active_run_id": exc.run.pk if exc.run else None},
                 status=status.HTTP_409_CONFLICT,
             )
+        if queue_unavailable(run):  # saved and queued; the sweep sends it when the queue is back
+            return queue_unavailable_response(BriefRunSerializer(run).data)
         return Response(BriefRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
 
 

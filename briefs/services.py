@@ -68,15 +68,20 @@ def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Tri
             audit_record(
                 actor=user, action="brief_run.start", subject=run, after={"trigger": trigger, "tickers": run.tickers}
             )
-            transaction.on_commit(partial(_enqueue_execute, run.pk))
+            transaction.on_commit(partial(_enqueue_execute_flagging, run))
     except IntegrityError:
         raise RunAlreadyActive(_active_run(watchlist.pk)) from None
     return run
 
 
-def _enqueue_execute(run_id: int) -> None:
+def _enqueue_execute(run_id: int) -> bool:
     # By name (core.tasks.enqueue): the task runs the graph, whose store calls back into this module.
-    enqueue(RUN_EXECUTE_TASK, run_id)
+    return enqueue(RUN_EXECUTE_TASK, run_id)
+
+
+def _enqueue_execute_flagging(run: BriefRun) -> None:
+    # The queue down: the run is saved and queued; the start answers so, and the sweep sends it.
+    run.queue_unavailable = _enqueue_execute(run.pk) is False  # type: ignore[attr-defined]
 
 
 def brief_runs_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
@@ -93,9 +98,8 @@ def brief_runs_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
         steps__created_at__gte=silent_since
     )
     lost_ids, stuck_ids = list(lost.values_list("pk", flat=True)), list(stuck.values_list("pk", flat=True))
-    for run_id in [*lost_ids, *stuck_ids]:
-        _enqueue_execute(run_id)
-    return {"requeued": len(lost_ids), "resumed": len(stuck_ids)}
+    sent = {run_id for run_id in [*lost_ids, *stuck_ids] if _enqueue_execute(run_id)}
+    return {"requeued": len(sent.intersection(lost_ids)), "resumed": len(sent.intersection(stuck_ids))}
 
 
 # --- review ------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -17,6 +18,7 @@ from briefs.renderings import claim_rows, staleness
 from briefs.steps import error_rows, step_rows
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
+from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
 
 
 @area_required("briefs")
@@ -73,6 +75,8 @@ def run_start(request: HttpRequest, watchlist_id: int) -> HttpResponse:
         return render(
             request, "briefs/watchlist.html", context, status=400 if isinstance(exc, ValidationError) else 403
         )
+    if queue_unavailable(run):
+        messages.warning(request, QUEUE_DOWN_NOTICE)
     return redirect("briefs:run", run_id=run.pk)
 
 

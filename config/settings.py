@@ -179,7 +179,13 @@ CACHES = {
         "LOCATION": redis_db_url(REDIS_URL, 1),
         "KEY_PREFIX": "alphadesk",
         # One pool per process, not per thread (core/cache.py): under ASGI each request has its own.
-        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2, "pool_class": "core.cache.SharedConnectionPool"},
+        # A cache call takes well under a millisecond; with Redis stalled, a request's rate-limit
+        # check gives up (and serves) after 0.4 s instead of holding the request (issue 51).
+        "OPTIONS": {
+            "socket_timeout": 0.4,
+            "socket_connect_timeout": 0.4,
+            "pool_class": "core.cache.SharedConnectionPool",
+        },
     }
 }
 
@@ -389,6 +395,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Each wait of a publish (connect, the broker's reply) gives up after this long, and a publish is
+# tried twice (core.tasks.enqueue): with the broker down or stalled, a write request still answers
+# within 2 s ("saved, will run when the queue is back") and a beat sweep sends the task later.
+CELERY_PUBLISH_TIMEOUT_SECONDS = env.float("CELERY_PUBLISH_TIMEOUT_SECONDS", default=0.4)
+# The readiness check's own database session: connect and each query give up after this long (libpq
+# waits at least 2 s to connect; a server that refuses new sessions answers at once).
+HEALTH_DATABASE_TIMEOUT_SECONDS = env.int("HEALTH_DATABASE_TIMEOUT_SECONDS", default=1)
 HEALTH_CELERY_PING_TIMEOUT = env.float("HEALTH_CELERY_PING_TIMEOUT", default=1.0)
 # hardening: the readiness check reuses a Celery ping for this long (per web process).
 HEALTH_CELERY_CACHE_SECONDS = env.float("HEALTH_CELERY_CACHE_SECONDS", default=5.0)
@@ -638,5 +651,15 @@ BRIEF_RUN_REQUEUE_AFTER_SECONDS = env.int("BRIEF_RUN_REQUEUE_AFTER_SECONDS", def
 CELERY_BEAT_SCHEDULE["briefs-run-sweep"] = {
     "task": "briefs.tasks.brief_runs_sweep",
     "schedule": float(BRIEF_SWEEP_SECONDS),
+}
+# Documents likewise: one still queued this long after its last send (the broker was down when it
+# was uploaded), or "processing" with no progress line for INGEST_STALE_SECONDS (its worker died;
+# the parser and the embedder report every few seconds).
+INGEST_SWEEP_SECONDS = env.int("INGEST_SWEEP_SECONDS", default=60)
+INGEST_REQUEUE_AFTER_SECONDS = env.int("INGEST_REQUEUE_AFTER_SECONDS", default=120)
+INGEST_STALE_SECONDS = env.int("INGEST_STALE_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE["research-ingest-sweep"] = {
+    "task": "research.documents_ingest_sweep",
+    "schedule": float(INGEST_SWEEP_SECONDS),
 }
 # --- end hardening: faults --------------------------------------------------------------------

@@ -19,11 +19,13 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.exceptions import ApplicationError
+from core.tasks import QUEUE_DOWN_NOTICE
 
 logger = logging.getLogger("core.api")
 
@@ -37,11 +39,28 @@ APPLICATION_ERROR_STATUS = {
     "too_large": 413,
     "provider_unavailable": 503,
 }
-INTERNAL_ERROR_DETAIL = "Something went wrong on our side; the error was logged. Nothing you sent was lost."
+# Whether what was sent is saved is not known when something unexpected fails, so neither answer
+# promises it; a client reads the resource again before sending twice.
+INTERNAL_ERROR_DETAIL = (
+    "Something went wrong on our side; the error was logged. "
+    "Check whether your change was saved before sending it again."
+)
+DATABASE_DOWN_DETAIL = (
+    "The database is unavailable right now; what you sent may not have been saved. Try again in a minute."
+)
+# Seconds a client waits before trying again after a 503 (a sweep runs every minute).
+RETRY_AFTER_SECONDS = "60"
 
 
 def internal_error_body() -> dict[str, str]:
     return {"error": "internal_error", "detail": INTERNAL_ERROR_DETAIL}
+
+
+def queue_unavailable_response(body: dict[str, Any]) -> Response:
+    """The answer to a write whose row is saved while the work queue could not take its task: 503
+    with the saved resource, so a client neither retries (the sweep sends it) nor thinks it ran."""
+    answer = {**body, "error": "queue_unavailable", "detail": QUEUE_DOWN_NOTICE, "notice": QUEUE_DOWN_NOTICE}
+    return Response(answer, status=503, headers={"Retry-After": RETRY_AFTER_SECONDS})
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -55,6 +74,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ApplicationError):
         body = {"error": exc.code, "detail": exc.message, **({"details": exc.details} if exc.details else {})}
         return Response(body, status=APPLICATION_ERROR_STATUS.get(exc.code, 400))
+    if isinstance(exc, OperationalError | InterfaceError):
+        logger.warning("database unavailable in %s: %s", type(context.get("view")).__name__, exc)
+        body = {"error": "database_unavailable", "detail": DATABASE_DOWN_DETAIL}
+        return Response(body, status=503, headers={"Retry-After": RETRY_AFTER_SECONDS})
     response = drf_exception_handler(exc, context)
     if response is None:
         view = context.get("view")

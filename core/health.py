@@ -12,6 +12,8 @@ import redis
 from django.conf import settings
 from django.db import connection
 
+from core.tasks import publish_transport_options
+
 
 def llm_mode() -> str:
     if settings.ANTHROPIC_API_KEY:
@@ -32,12 +34,22 @@ def _timed(check: Any) -> dict[str, Any]:
     return result
 
 
-def check_database() -> dict[str, Any]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('server_version')")
-        server_version = cursor.fetchone()[0]
-        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
-        row = cursor.fetchone()
+# Keys of Django's connection parameters that only Django's own wrapper understands.
+_DJANGO_ONLY_PARAMS = {"cursor_factory", "context", "prepare_threshold"}
+
+
+def check_database(using: Any = None) -> dict[str, Any]:
+    """A new session, never a pooled one: a server in shutdown keeps serving the sessions it has
+    while refusing new ones, and the workers (whose sessions are new) are what fails then."""
+    import psycopg
+
+    wrapper = using or connection
+    params = {k: v for k, v in wrapper.get_connection_params().items() if k not in _DJANGO_ONLY_PARAMS}
+    params["connect_timeout"] = settings.HEALTH_DATABASE_TIMEOUT_SECONDS
+    params["options"] = f"-c statement_timeout={int(settings.HEALTH_DATABASE_TIMEOUT_SECONDS * 1000)}"
+    with psycopg.connect(**params, autocommit=True) as session:
+        server_version = session.execute("SELECT current_setting('server_version')").fetchone()[0]  # type: ignore[index]
+        row = session.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
     result: dict[str, Any] = {"postgres": server_version, "pgvector": row[0] if row else None}
     if row is None:
         result.update(status="down", error="the vector extension is not installed (run migrations)")
@@ -58,7 +70,10 @@ def _ping_celery() -> dict[str, Any]:
     # (Celery's Django fix-up), so current_app is it in every thread, without core importing config.
     from celery import current_app
 
-    replies = current_app.control.ping(timeout=settings.HEALTH_CELERY_PING_TIMEOUT) or []
+    # A connection of its own, like a publish (core.tasks): a pooled one left over from before a
+    # broker restart fails its first use, and the check would report a healthy queue as down.
+    with current_app.connection_for_write(transport_options=publish_transport_options()) as broker:
+        replies = current_app.control.ping(timeout=settings.HEALTH_CELERY_PING_TIMEOUT, connection=broker) or []
     workers = sorted(name for reply in replies for name in reply)
     if not workers:
         return {"status": "down", "workers": [], "error": "no Celery worker answered the ping"}

@@ -14,7 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import queue_unavailable_response
 from core.roles import HasArea
+from core.tasks import queue_unavailable
 from core.tools import call_tool
 from research.document_details import document_details_update
 from research.selectors import document_get, document_list
@@ -59,6 +61,7 @@ class DocumentListCreateApi(APIView):
             201: DocumentUploadResultSerializer,
             200: DocumentUploadResultSerializer,
             400: OpenApiResponse(description="No file accepted"),
+            503: OpenApiResponse(description="Saved; the work queue is down and ingestion starts when it is back"),
         },
     )
     def post(self, request: Request) -> Response:
@@ -104,6 +107,8 @@ class DocumentListCreateApi(APIView):
             "duplicates": DocumentSerializer(result.duplicates, many=True).data,
             "rejected": [{"filename": name, "reason": reason} for name, reason in result.rejected],
         }
+        if queue_unavailable(*result.created, *result.duplicates):  # saved; the sweep sends it later
+            return queue_unavailable_response(body)
         code: int
         if result.created:
             code = status.HTTP_201_CREATED

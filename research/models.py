@@ -95,6 +95,9 @@ class Document(models.Model):
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The Celery task that holds the ingestion: its own redelivery (a worker died) may take it
+    # over; another message for the same document (the sweep's, a re-upload's) may not.
+    ingest_task_id = models.CharField(max_length=64, blank=True, default="")
     ingested_at = models.DateTimeField(null=True, blank=True)
 
     objects = DocumentQuerySet.as_manager()

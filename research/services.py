@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import connection, transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -192,6 +193,10 @@ def _upload_one(
     digest = hashlib.sha256(upload.data).hexdigest()
     existing = document_same_content(user=user, content_hash=digest)
     if existing is not None:
+        if existing.status == Document.Status.QUEUED:
+            # Uploading again is how a person retries: a document still waiting is sent again
+            # (its ingestion runs once, whichever message a worker takes first).
+            _enqueue_ingest_flagging(existing)
         result.duplicates.append(existing)
         return
     proposal = propose(kind, upload.data, name)
@@ -264,13 +269,18 @@ def _document_create(
             after={"filename": name, "sha256": digest, "bytes": len(upload.data), "visibility": shared["visibility"]},
             request=request,
         )
-        document_id = document.pk
-        transaction.on_commit(partial(_enqueue_ingest, document_id))
+        # Flagged on the document when the queue is down, so the upload answers "saved, will run when
+        # the queue is back" (the sweep sends it).
+        transaction.on_commit(partial(_enqueue_ingest_flagging, document))
     return document
 
 
-def _enqueue_ingest(document_id: int) -> None:
-    enqueue(INGEST_TASK, document_id)  # by name: the task calls back into this module
+def _enqueue_ingest(document_id: int) -> bool:
+    return enqueue(INGEST_TASK, document_id)  # by name: the task calls back into this module
+
+
+def _enqueue_ingest_flagging(document: Document) -> None:
+    document.queue_unavailable = _enqueue_ingest(document.pk) is False  # type: ignore[attr-defined]
 
 
 def _set_progress(document_id: int, progress: int, message: str, **fields: Any) -> None:
@@ -293,14 +303,18 @@ def _set_progress(document_id: int, progress: int, message: str, **fields: Any) 
         update()
 
 
-def document_ingest(*, document_id: int) -> Document:
+def document_ingest(*, document_id: int, task_id: str = "") -> Document:
     """Parse, chunk, embed and store one document. Idempotent: a finished document is left as it
-    is, and a run interrupted half-way starts over (chunks are stored in one transaction)."""
+    is, and a run interrupted half-way starts over (chunks are stored in one transaction). With
+    ``task_id`` (the Celery task's), the run first claims the document, so a second message for
+    it does nothing while a live run holds it."""
     from research.ingest.pipeline import parse_and_chunk
     from research.ingest.store import store_passages
 
     document = Document.objects.get(pk=document_id)
     if document.is_finished:
+        return document
+    if task_id and not _ingest_claim(document_id, task_id):
         return document
     _set_progress(document_id, 2, "Reading the file", status=Document.Status.PROCESSING, error="")
 
@@ -316,6 +330,44 @@ def document_ingest(*, document_id: int) -> Document:
         document.refresh_from_db()
         return document
     return store_passages(document_id, pages, drafts, report)
+
+
+def _ingest_claim(document_id: int, task_id: str) -> bool:
+    """Take the document for this task: when it waits, when this very task held it (its message
+    came back because the worker died), or when its holder has been silent too long."""
+    now = timezone.now()
+    silent_since = now - dt.timedelta(seconds=settings.INGEST_STALE_SECONDS)
+    takeable = (
+        Q(status=Document.Status.QUEUED)
+        | Q(status=Document.Status.PROCESSING, ingest_task_id=task_id)
+        | Q(status=Document.Status.PROCESSING, updated_at__lt=silent_since)
+    )
+    claimed = Document.objects.filter(takeable, pk=document_id).update(
+        status=Document.Status.PROCESSING, ingest_task_id=task_id[:64], updated_at=now
+    )
+    return claimed == 1
+
+
+def document_ingest_sweep(*, now: Any = None) -> dict[str, int]:
+    """Send again what a fault left behind (beat, every ``INGEST_SWEEP_SECONDS``): documents still
+    waiting ``INGEST_REQUEUE_AFTER_SECONDS`` after their last send (the broker was down or lost it),
+    and documents whose ingestion has been silent for ``INGEST_STALE_SECONDS`` (their worker died).
+    Safe at any time: a run claims its document, and passages are stored once (ingest/store.py)."""
+    now = now or timezone.now()
+    silent = Document.objects.filter(
+        status=Document.Status.PROCESSING, updated_at__lt=now - dt.timedelta(seconds=settings.INGEST_STALE_SECONDS)
+    )
+    silent_ids = list(silent.values_list("pk", flat=True))
+    reset = silent.filter(pk__in=silent_ids).update(
+        status=Document.Status.QUEUED, status_message="The worker stopped; ingesting again", updated_at=now
+    )
+    waiting = Document.objects.filter(
+        status=Document.Status.QUEUED, updated_at__lt=now - dt.timedelta(seconds=settings.INGEST_REQUEUE_AFTER_SECONDS)
+    )
+    waiting_ids = list(waiting.values_list("pk", flat=True))
+    Document.objects.filter(pk__in=waiting_ids).update(updated_at=now)  # the next send waits its turn
+    sent = sum(1 for document_id in [*silent_ids, *waiting_ids] if _enqueue_ingest(document_id))
+    return {"requeued": sent, "reset_from_processing": reset}
 
 
 def document_mark_failed(*, document_id: int, reason: str) -> None:

@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 
 from research.chat.services import CHAT_TURN_TASK
 from research.chat.services import chat_turn_run as chat_turn_run_service
 from research.chat.services import chat_turns_sweep as chat_turns_sweep_service
-from research.services import INGEST_TASK, document_ingest, document_mark_failed
+from research.services import INGEST_TASK, document_ingest, document_ingest_sweep, document_mark_failed
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name=INGEST_TASK)
-def ingest_document(document_id: int) -> str:
+@shared_task(name=INGEST_TASK, bind=True)
+def ingest_document(self: Any, document_id: int) -> str:
     """Ingest one document; safe to run twice (a finished document is left alone)."""
     from research.models import Document
 
     if not Document.objects.filter(pk=document_id).exists():
         return "gone"  # deleted before the worker got to it
     try:
-        return document_ingest(document_id=document_id).status
+        return document_ingest(document_id=document_id, task_id=self.request.id or "").status
     except Exception as exc:
         # A bug must not leave the document spinning forever: mark it failed with a reason.
         logger.exception("ingesting document %s failed", document_id)
@@ -41,3 +42,9 @@ def chat_turn_run(turn_id: int) -> str:
 def chat_turns_sweep() -> dict[str, int]:
     """Re-enqueue chat turns a broker outage or a dead worker left waiting (beat, every minute)."""
     return chat_turns_sweep_service()
+
+
+@shared_task(name="research.documents_ingest_sweep")
+def documents_ingest_sweep() -> dict[str, int]:
+    """Re-send documents a broker outage or a dead worker left waiting (beat, every minute)."""
+    return document_ingest_sweep()

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
+from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
 from research.document_details import EDITABLE, document_details_update
 from research.filters import DocumentFilter
 from research.forms import DocumentDetailsForm, SearchForm, UploadForm
@@ -129,7 +130,10 @@ def upload(request: HttpRequest) -> HttpResponse:
         request=request,
     )
     for document in result.created:
-        messages.success(request, f"{document.filename}: uploaded; ingestion has started.")
+        if queue_unavailable(document):
+            messages.warning(request, f"{document.filename}: uploaded. {QUEUE_DOWN_NOTICE}")
+        else:
+            messages.success(request, f"{document.filename}: uploaded; ingestion has started.")
     for document in result.duplicates:
         messages.info(request, f"{document.filename}: already in the library as “{document.title}” — nothing to do.")
     for _, reason in result.rejected:

@@ -10,7 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import queue_unavailable_response
 from core.roles import HasArea
+from core.tasks import queue_unavailable
 from reviews.filters import ReviewTaskFilter
 from reviews.models import ReviewTask
 from reviews.selectors import review_task_get, review_task_list
@@ -109,4 +111,6 @@ class ReviewTaskDecideApi(APIView):
                 },
                 status=status.HTTP_409_CONFLICT,
             )
+        if queue_unavailable(decision):  # recorded; the run resumes when the queue is back
+            return queue_unavailable_response(ReviewDecisionSerializer(decision).data)
         return Response(ReviewDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)

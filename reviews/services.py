@@ -184,12 +184,17 @@ def review_task_decide(
             else {"state": new_state, "reason": reason},
             request=request,
         )
-        transaction.on_commit(partial(_enqueue_resume, task.pk))
+        transaction.on_commit(partial(_enqueue_resume_flagging, decision, task.pk))
     return decision
 
 
-def _enqueue_resume(task_id: int) -> None:
-    enqueue(RESUME_TASK, task_id)  # by name: the task calls back into this module
+def _enqueue_resume(task_id: int) -> bool:
+    return enqueue(RESUME_TASK, task_id)  # by name: the task calls back into this module
+
+
+def _enqueue_resume_flagging(decision: ReviewDecision, task_id: int) -> None:
+    # The queue down: the decision is saved and its resume queued; the sweep sends it later.
+    decision.queue_unavailable = _enqueue_resume(task_id) is False  # type: ignore[attr-defined]
 
 
 def review_task_close(*, task: ReviewTask, outcome: str, reason: str, actor: Any = None) -> bool:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from core.htmx import HtmxHttpRequest
 from core.models import AuditEvent
 from core.roles import area_required
+from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
 from reviews.filters import AuditEventFilter, ReviewTaskFilter
 from reviews.models import ReviewTask
 from reviews.selectors import audit_event_list, review_task_get, review_task_list
@@ -99,7 +100,7 @@ def decide(request: HttpRequest, task_id: int) -> HttpResponse:
     edited = {key: request.POST[f"edited-{key}"] for key in editable if f"edited-{key}" in request.POST}
     outcome = request.POST.get("outcome", "")
     try:
-        review_task_decide(
+        decision = review_task_decide(
             user=request.user,
             task_id=task.pk,
             outcome=outcome,
@@ -119,7 +120,10 @@ def decide(request: HttpRequest, task_id: int) -> HttpResponse:
         context = _detail_context(request, task, errors=errors, form_errors=form_errors, posted=request.POST)
         return render(request, "reviews/detail.html", context, status=400)
     label = {"approve": "approved", "edit": "approved with your edits", "reject": "rejected"}[outcome]
-    messages.success(request, f"Task #{task.pk} {label}. The paused run resumes now.")
+    if queue_unavailable(decision):
+        messages.warning(request, f"Task #{task.pk} {label}. {QUEUE_DOWN_NOTICE}")
+    else:
+        messages.success(request, f"Task #{task.pk} {label}. The paused run resumes now.")
     return redirect("reviews:index")
 
 

@@ -13,11 +13,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import queue_unavailable_response
 from core.roles import HasArea
+from core.tasks import queue_unavailable
 from research.agent.verify.claims import render_text
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import trace_get, turn_get
-from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_turn_cancel
+from research.chat.services import chat_message_post, chat_turn_cancel
 
 _permissions = [*APIView.permission_classes, HasArea.for_area("research")]
 MAX_WAIT_SECONDS = 30.0
@@ -44,6 +46,7 @@ def turn_json(turn: Turn, request: Request | None = None) -> dict[str, Any]:
         "question": turn.question,
         "resolved_question": turn.resolved_question,
         "status": turn.status,
+        "restarts": turn.restarts,  # a worker died while answering; the sweep sent it again
         "answer": render_text(turn.answer, turn.claims),
         "answer_template": turn.answer,
         "answered_by": turn.answered_by,
@@ -84,7 +87,9 @@ _TurnOut = inline_serializer("ChatTurn", {"id": serializers.IntegerField(), "sta
 class ChatPostApi(APIView):
     permission_classes = _permissions
 
-    @extend_schema(request=ChatPostSerializer, responses={200: _TurnOut, 202: _TurnOut}, tags=["research"])
+    @extend_schema(
+        request=ChatPostSerializer, responses={200: _TurnOut, 202: _TurnOut, 503: _TurnOut}, tags=["research"]
+    )
     def post(self, request: Request) -> Response:
         data = ChatPostSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -93,6 +98,8 @@ class ChatPostApi(APIView):
             question=data.validated_data["question"],
             conversation_id=data.validated_data.get("conversation_id"),
         )
+        if queue_unavailable(turn):  # saved; the sweep sends it when the queue is back
+            return queue_unavailable_response(turn_json(turn, request))
         deadline = time.monotonic() + data.validated_data["wait"]
         while time.monotonic() < deadline:
             turn.refresh_from_db()
@@ -100,10 +107,7 @@ class ChatPostApi(APIView):
                 break
             time.sleep(0.05)
         done = not turn.is_active
-        body = turn_json(turn, request)
-        if getattr(turn, "queue_unavailable", False):
-            body["notice"] = QUEUE_DOWN_NOTICE  # saved; the sweep sends it when the queue is back
-        return Response(body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
+        return Response(turn_json(turn, request), status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
 
 
 class ChatTurnGetApi(APIView):

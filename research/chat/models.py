@@ -82,6 +82,8 @@ class Turn(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Times the sweep took the turn back from a worker that died while answering it; the page says so.
+    restarts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["conversation", "index"]

@@ -11,36 +11,28 @@ from uuid import UUID
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 
 from core.audit import audit_record
 from core.roles import can_access
-from core.tasks import enqueue
+from core.tasks import enqueue, enqueue_flagging
 from research.chat.models import Conversation, Turn
 from research.chat.selectors import conversation_get, turn_get
 
 MAX_QUESTION_CHARS = 2000
 CHAT_TURN_TASK = "research.chat_turn_run"  # the Celery task (research/tasks.py) that calls chat_turn_run
-QUEUE_DOWN_NOTICE = (
-    "The work queue is unavailable right now: your question is saved and will be answered when it is back."
-)
 logger = logging.getLogger(__name__)
 
 
 def _enqueue(turn_id: int) -> bool:
     """Send the turn to the workers; False when the broker (Redis) is unreachable. The turn stays
     queued in the database either way, and :func:`chat_turns_sweep` sends it again later."""
-    try:
-        enqueue(CHAT_TURN_TASK, turn_id)  # by name: the task calls back into this module
-    except Exception:  # kombu's OperationalError, redis' ConnectionError: the queue is down
-        logger.warning("could not enqueue chat turn %s; the sweep will retry", turn_id, exc_info=True)
-        return False
-    return True
+    return enqueue(CHAT_TURN_TASK, turn_id)  # by name: the task calls back into this module
 
 
 def _enqueue_or_flag(turn: Turn) -> None:
     # The page and the API tell the analyst when the queue was down (the question is saved).
-    turn.queue_unavailable = not _enqueue(turn.pk)  # type: ignore[attr-defined]
+    enqueue_flagging(turn, CHAT_TURN_TASK, turn.pk)
 
 
 def chat_message_post(*, user: Any, question: str, conversation_id: UUID | str | None = None) -> Turn:
@@ -186,7 +178,7 @@ def chat_turns_sweep(*, now: Any = None) -> dict[str, int]:
     stale = Turn.objects.filter(
         status=Turn.Status.RUNNING, started_at__lt=now - timedelta(seconds=settings.CHAT_RUNNING_STALE_SECONDS)
     )
-    reset = stale.update(status=Turn.Status.QUEUED)
+    reset = stale.update(status=Turn.Status.QUEUED, restarts=F("restarts") + 1)
     waiting = Turn.objects.filter(
         status=Turn.Status.QUEUED, created_at__lt=now - timedelta(seconds=settings.CHAT_REQUEUE_AFTER_SECONDS)
     ).values_list("pk", flat=True)

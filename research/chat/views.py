@@ -17,11 +17,12 @@ from django.views.decorators.http import require_http_methods
 from core.exports import download, html_to_pdf
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
+from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
 from research.agent.verify.claims import CLAIM_REF
 from research.chat.exports import claim_provenance_text, conversation_markdown, conversation_print_html
 from research.chat.models import Turn
 from research.chat.selectors import conversation_get, conversation_list, trace_get, turn_get, turn_node_path
-from research.chat.services import QUEUE_DOWN_NOTICE, chat_message_post, chat_turn_cancel
+from research.chat.services import chat_message_post, chat_turn_cancel
 
 _SOURCE = re.compile(r"\[Source: ([^\]]+)\]")
 _CALC = re.compile(r"\[Calculated: ([^\]]+)\]")
@@ -171,7 +172,7 @@ def chat_ask(request: HtmxHttpRequest, conversation_id: str) -> HttpResponse:
         return render(request, "research/chat/conversation.html", context, status=400)
     if request.htmx:
         response = render(request, "research/chat/conversation.html#chat_turn", _turn_context(turn))
-        if getattr(turn, "queue_unavailable", False):
+        if queue_unavailable(turn):
             response.content += format_html('<p class="error" role="alert">{}</p>', QUEUE_DOWN_NOTICE).encode()
         return response
     _notice_if_queue_down(request, turn)
@@ -179,7 +180,7 @@ def chat_ask(request: HtmxHttpRequest, conversation_id: str) -> HttpResponse:
 
 
 def _notice_if_queue_down(request: HttpRequest, turn: Turn) -> None:
-    if getattr(turn, "queue_unavailable", False):
+    if queue_unavailable(turn):
         messages.warning(request, QUEUE_DOWN_NOTICE)
 
 

@@ -125,6 +125,11 @@ def test_the_sweep_sends_again_only_lost_and_silent_runs(analyst: Any, settings:
     BriefStep.objects.create(run_id=alive, node="data_agent")  # a step a moment ago: alive
     run("At the gate", "awaiting_review", created=old, started=old)
     sent: list[tuple[Any, ...]] = []
-    with mock.patch("briefs.services.enqueue", lambda *message: sent.append(message)):
+
+    def record(*message: Any) -> bool:
+        sent.append(message)
+        return True  # the queue took it
+
+    with mock.patch("briefs.services.enqueue", record):
         assert brief_runs_sweep(now=now) == {"requeued": 1, "resumed": 1}
     assert sorted(sent) == sorted([(RUN_EXECUTE_TASK, lost), (RUN_EXECUTE_TASK, silent)])

@@ -23,9 +23,10 @@ from tests.hardening.workers import start_worker, stop_workers, wait_for
 QUEUE = "adk-brief-kill-test"
 
 
-def _on_test_queue(task_name: str, *args: Any) -> None:
+def _on_test_queue(task_name: str, *args: Any) -> bool:
     """Publish where only this test's workers listen (another test's worker may serve the default)."""
     current_app.tasks[task_name].apply_async(args, queue=QUEUE)
+    return True
 
 
 def _worker(name: str) -> subprocess.Popen[bytes]:
