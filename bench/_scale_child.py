@@ -120,7 +120,7 @@ def ingest(token: str) -> dict[str, Any]:
     import research.services as services
     from research.models import Document
 
-    services._enqueue_ingest = lambda document_id: None  # no worker in this bench
+    services._enqueue_ingest = lambda document_id: True  # no worker in this bench
     note = f"# Desk note {token}\n\nThe {token} facility was widened by 15 basis points.\n".encode()
     document = services.document_upload(user=_owner(), files=[services.UploadFile(name=f"{token}.md", data=note)])
     called = time.time()

@@ -108,7 +108,7 @@ document_ingest(document_id=int(sys.argv[1]))
 def test_a_writer_killed_between_building_and_publishing_changes_nothing_readers_see(
     transactional_db: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("research.services._enqueue_ingest", lambda document_id: None)  # no worker
+    monkeypatch.setattr("research.services._enqueue_ingest", lambda document_id: True)  # no worker
     user = make_user("analyst")
     wombat = document_upload(user=user, files=[UploadFile(name="wombat.md", data=WOMBAT)]).created[0]
     document_ingest(document_id=wombat.pk)

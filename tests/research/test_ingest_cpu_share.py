@@ -166,7 +166,7 @@ def test_a_progress_line_does_not_wait_for_the_disk_and_changes_nothing_else(adm
 
     # Nothing is queued: a Celery worker left running by an earlier test would otherwise ingest
     # the document (its rows are committed here) while this test writes its status.
-    monkeypatch.setattr(services, "_enqueue_ingest", lambda document_id: None)
+    monkeypatch.setattr(services, "_enqueue_ingest", lambda document_id: True)
     document = document_upload(user=admin_user, files=[UploadFile(name="p.txt", data=b"Rates held.")]).created[0]
     with CaptureQueriesContext(connection) as queries:
         _set_progress(document.pk, 40, "Embedded 32 of 80 passages")
