@@ -634,6 +634,9 @@ DEMO_SETUP_COMMANDS = [*DEMO_SETUP_COMMANDS, "seed_chat"]
 # --- evaluation harness -----------------------------------------------------------------------
 # An active run older than this is taken as abandoned (its worker died) and the suite may run again.
 EVALUATION_STALE_MINUTES = env.int("EVALUATION_STALE_MINUTES", default=60)
+# A run still queued this long after it was started is sent again by a beat sweep (broker outage).
+EVALUATION_REQUEUE_AFTER_SECONDS = env.int("EVALUATION_REQUEUE_AFTER_SECONDS", default=120)
+CELERY_BEAT_SCHEDULE["evaluation-runs-sweep"] = {"task": "evaluation.runs_sweep", "schedule": 60.0}
 EVALUATION_WEB_REPLAY = ""  # set per case by the evaluation (evaluation/web_replay.py)
 # --- hardening: faults (issue 17) -------------------------------------------------------------
 # Chat turns a broker outage or a dead worker left behind are sent again by a beat task.

@@ -12,7 +12,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api_errors import queue_unavailable_response
 from core.roles import HasArea
+from core.tasks import queue_unavailable
 from evaluation import selectors, services, suites
 from evaluation.models import EvalCaseResult, EvalRun
 from evaluation.runner import ENGINES
@@ -108,7 +110,10 @@ class EvaluateApi(APIView):
                 {"error": "run_active", "message": str(exc), "active_run_id": exc.run.pk if exc.run else None},
                 status=status.HTTP_409_CONFLICT,
             )
-        return Response(RunSerializer(run, context={"request": request}).data, status=status.HTTP_202_ACCEPTED)
+        body = RunSerializer(run, context={"request": request}).data
+        if queue_unavailable(run):  # saved and queued; the sweep sends it when the queue is back
+            return queue_unavailable_response(body)
+        return Response(body, status=status.HTTP_202_ACCEPTED)
 
 
 class EvaluateDetailApi(APIView):

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.roles import ADMIN, can_access, has_role
+from core.tasks import enqueue
 from evaluation import suites
 from evaluation.models import EvalRun
 from evaluation.runner import ENGINES, EngineUnavailable, engine_settings
@@ -31,10 +32,27 @@ class RunAlreadyActive(Exception):
         super().__init__(f"An evaluation of this suite is already in progress ({what}). Wait for it to finish.")
 
 
-def _enqueue(run_id: int) -> None:
-    from evaluation.tasks import evaluation_run_execute
+RUN_EXECUTE_TASK = "evaluation.run_execute"  # evaluation/tasks.py; the runner claims a queued run once
 
-    evaluation_run_execute.delay(run_id)
+
+def _enqueue(run_id: int) -> bool:
+    return enqueue(RUN_EXECUTE_TASK, run_id)
+
+
+def _enqueue_flagging(run: EvalRun) -> None:
+    # The queue down: the run is saved and queued; the start answers so, and the sweep sends it.
+    run.queue_unavailable = _enqueue(run.pk) is False  # type: ignore[attr-defined]
+
+
+def eval_runs_sweep(*, now: dt.datetime | None = None) -> int:
+    """Send again runs still queued ``EVALUATION_REQUEUE_AFTER_SECONDS`` after they were started (the
+    broker was down, or lost the message); beat runs this with the other sweeps. Safe to repeat:
+    the runner claims a queued run once."""
+    before = (now or timezone.now()) - dt.timedelta(seconds=settings.EVALUATION_REQUEUE_AFTER_SECONDS)
+    waiting = EvalRun.objects.filter(status=EvalRun.Status.QUEUED, created_at__lt=before).exclude(
+        trigger=EvalRun.Trigger.COMMAND
+    )
+    return sum(1 for run_id in waiting.values_list("pk", flat=True) if _enqueue(run_id))
 
 
 def _clean(suite: str, engine: str, tags: list[str] | None) -> list[str]:
@@ -78,7 +96,7 @@ def eval_run_start(
             )
             audit_record(actor=user, action="evaluation.start", subject=run, after={"suite": suite, "engine": engine})
             if trigger != EvalRun.Trigger.COMMAND:
-                transaction.on_commit(partial(_enqueue, run.pk))
+                transaction.on_commit(partial(_enqueue_flagging, run))
     except IntegrityError:
         raise RunAlreadyActive(EvalRun.objects.filter(suite=suite, status__in=EvalRun.ACTIVE).first()) from None
     return run

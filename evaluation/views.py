@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.htmx import HtmxHttpRequest
 from core.roles import ADMIN, area_required, has_role
+from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
 from evaluation import metrics, selectors, services, suites
 from evaluation.models import EvalCaseResult, EvalRun
 from evaluation.runner import ENGINES
@@ -79,6 +80,8 @@ def run_start(request: HtmxHttpRequest) -> HttpResponse:
     except services.RunAlreadyActive as exc:
         messages.error(request, str(exc))
         return redirect(reverse("evaluation:run", args=[exc.run.pk]) if exc.run else "evaluation:index")
+    if queue_unavailable(run):
+        messages.warning(request, QUEUE_DOWN_NOTICE)
     return redirect("evaluation:run", run_id=run.pk)
 
 

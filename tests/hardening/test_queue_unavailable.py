@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from core.api_errors import exception_handler
 from core.tasks import enqueue
+from evaluation.models import EvalRun
 
 SAVED_NOTICE = "The work queue is unavailable right now: what you sent is saved and will run when the queue is back."
 
@@ -107,6 +108,30 @@ def test_writes_answer_503_with_the_row_saved_when_the_queue_is_down(
     assert decided.status_code == 503, decided.content[:300]
     task.refresh_from_db()
     assert (task.state, task.resume_state) == ("approved", "queued")
+
+    evaluate = api.post("/api/v1/evaluate", {"suite": "calculator"}, format="json")
+    assert evaluate.status_code == 503, evaluate.content[:300]
+    assert EvalRun.objects.get(pk=evaluate.json()["id"]).status == "queued"
+
+
+@pytest.mark.django_db
+def test_the_evaluation_sweep_sends_runs_left_queued(analyst: Any, monkeypatch: Any) -> None:
+    from evaluation.services import eval_runs_sweep
+
+    now = timezone.now()
+
+    def run(suite: str, trigger: str, minutes_ago: float) -> int:
+        made = EvalRun.objects.create(suite=suite, trigger=trigger, requested_by=analyst)
+        EvalRun.objects.filter(pk=made.pk).update(created_at=now - timedelta(minutes=minutes_ago))
+        return made.pk
+
+    lost = run("calculator", "api", 5)
+    run("research", "api", 0.5)  # just started: its message is on its way
+    run("briefs", "command", 5)  # the command runs its own run, with no message
+    sent: list[tuple[Any, ...]] = []
+    monkeypatch.setattr("evaluation.services.enqueue", _recorder(sent))
+    assert eval_runs_sweep(now=now) == 1
+    assert sent == [("evaluation.run_execute", lost)]
 
 
 @pytest.mark.django_db(transaction=True)
