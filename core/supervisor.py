@@ -87,7 +87,7 @@ class _Server:
     backoff: Backoff
     down_since: float | None = None
     try_at: float = 0.0
-    up_since: float = field(default_factory=time.monotonic)
+    since: float = field(default_factory=time.monotonic)  # its last start, or failed try to start it
 
 
 class Supervisor:
@@ -192,8 +192,9 @@ class Supervisor:
             try:
                 entry.server.restart()
             except Exception as exc:  # a failed start is retried, never fatal
-                delay = entry.backoff.delay(now - entry.up_since)
-                entry.try_at = time.monotonic() + delay
+                delay = entry.backoff.delay(now - entry.since)
+                entry.since = time.monotonic()  # the next failure doubles the pause, not resets it
+                entry.try_at = entry.since + delay
                 self.log("supervisor", f"{name} failed to start ({type(exc).__name__}: {exc}); again in {delay:g} s")
                 continue
             self.log(
@@ -201,7 +202,7 @@ class Supervisor:
                 f"{name} restarted (pid {entry.server.pid()}), "
                 f"{time.monotonic() - entry.down_since:.1f} s after it was found not answering",
             )
-            entry.down_since, entry.up_since = None, time.monotonic()
+            entry.down_since, entry.since = None, time.monotonic()
 
     def _write_pids(self) -> None:
         if self.pid_file is None:

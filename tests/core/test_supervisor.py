@@ -6,6 +6,7 @@ script that builds it from the programs given here."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import psutil
 
-from core.supervisor import Backoff
+from core.supervisor import Backoff, Supervisor
 from tests.conftest import ROOT
 
 SCRIPT = """
@@ -122,3 +123,51 @@ def test_ctrl_c_reaches_only_the_supervisor_which_gives_each_program_its_grace(t
     assert _gone(started["polite"]) and _gone(started["stubborn"])
     assert not pids.exists()  # removed when the supervisor stops
     assert proc.returncode == 0
+
+
+class _Server:
+    """A watched server that is down and fails to start twice before it starts."""
+
+    name = "fake"
+
+    def __init__(self) -> None:
+        self.tries = 0
+
+    def alive(self) -> bool:
+        return self.tries > 2
+
+    def restart(self) -> None:
+        self.tries += 1
+        if self.tries <= 2:
+            raise RuntimeError("lock file exists")
+
+    def pid(self) -> int | None:
+        return 4242 if self.alive() else None
+
+
+def test_a_server_that_fails_to_start_is_tried_again_after_a_growing_pause() -> None:
+    out, server = io.StringIO(), _Server()
+    supervisor = Supervisor([], [server], out=out, backoff=Backoff(first=1, cap=30, reset_after=60))
+    entry = supervisor.servers[0]
+    entry.since = time.monotonic() - 600  # up for ten minutes before it stopped answering
+
+    supervisor._check_servers(time.monotonic())
+    supervisor._check_servers(time.monotonic())  # within the pause: not tried again
+    assert server.tries == 1
+    assert round(entry.try_at - time.monotonic()) == 1
+    entry.try_at = 0  # the pause is over
+    supervisor._check_servers(time.monotonic())
+    assert server.tries == 2
+    assert round(entry.try_at - time.monotonic()) == 2  # doubled: the same outage, not a new one
+    entry.try_at = 0
+    supervisor._check_servers(time.monotonic())
+    supervisor._check_servers(time.monotonic())  # answering: nothing more to do
+    assert server.tries == 3
+
+    log = [line.split(" | ", 1)[1] for line in out.getvalue().splitlines()]
+    assert log[:3] == [
+        "fake is not answering; starting it again",
+        "fake failed to start (RuntimeError: lock file exists); again in 1 s",
+        "fake failed to start (RuntimeError: lock file exists); again in 2 s",
+    ]
+    assert log[3].startswith("fake restarted (pid 4242), ") and len(log) == 4
