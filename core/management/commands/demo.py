@@ -1,4 +1,5 @@
-"""``make demo``: migrate, create demo users, then run web + worker + beat until Ctrl-C."""
+"""``make demo``: migrate, create demo users, then run web + worker + beat until Ctrl-C, each
+restarted if it exits and the embedded servers restarted if they stop (core/supervisor.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 import secrets
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -14,7 +16,9 @@ from django.core.management.base import BaseCommand
 
 from core.roles import ADMIN, ANALYST, REVIEWER
 from core.services import user_ensure
+from core.supervisor import Program, Supervisor
 
+SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 DEMO_USERS = (
     ("analyst@alphadesk.local", [ANALYST], False),
     ("analyst2@alphadesk.local", [ANALYST], False),
@@ -48,43 +52,65 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument("--setup-only", action="store_true", help="Prepare data and exit without serving.")
+        parser.add_argument(
+            "--no-demo-data",
+            action="store_true",
+            help="Migrate and create the demo users only: no market snapshot, corpus, reviews or briefs.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=0)
         self.stdout.write("Database migrated.")
         demo_users_ensure(self.stdout)
-        for step in getattr(settings, "DEMO_SETUP_COMMANDS", []):
-            call_command(*shlex.split(step))
+        if not options["no_demo_data"]:
+            for step in getattr(settings, "DEMO_SETUP_COMMANDS", []):
+                call_command(*shlex.split(step))
         if options["setup_only"]:
             return
         self._serve(options["host"], options["port"])
 
     def _serve(self, host: str, port: int) -> None:
-        from honcho.manager import Manager
-        from honcho.printer import Printer
-
         # Children attach to the servers this process started (and stops on exit).
-        env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL}
+        env = {"DATABASE_URL": settings.DATABASE_URL, "REDIS_URL": settings.REDIS_URL}
         python = sys.executable
         concurrency = os.environ.get("CELERY_CONCURRENCY", "2")
-        processes = {
-            "web": f"{python} -m uvicorn config.asgi:application --host {host} --port {port} --no-access-log "
-            "--no-proxy-headers",  # X-Forwarded-For: core.middleware.ClientIpMiddleware, TRUSTED_PROXIES
-            "worker": f"{python} -m celery -A config worker --loglevel INFO --concurrency {concurrency}",
-            "beat": f"{python} -m celery -A config beat --loglevel INFO --pidfile= "
-            "--scheduler django_celery_beat.schedulers:DatabaseScheduler",
+        celery = [python, "-m", "celery", "-A", "config"]
+        commands = {
+            # --no-proxy-headers: X-Forwarded-For is read by core.middleware.ClientIpMiddleware (TRUSTED_PROXIES)
+            "web": [
+                python,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                host,
+                "--port",
+                str(port),
+                "--no-access-log",
+                "--no-proxy-headers",
+            ],
+            "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", concurrency],
+            "beat": [*celery, "beat", "--loglevel", "INFO", "--pidfile=", "--scheduler", SCHEDULER],
         }
         # Bounded database connections (docs/operations.md "Reliability and security"): each process has its own
         # pool; a worker child runs one graph at a time (its parallel tools take a few), beat fewer.
         pools = {"web": "10", "worker": "6", "beat": "2"}
-        manager = Manager(Printer(sys.stdout))
-        for name, cmd in processes.items():
-            manager.add_process(name, cmd, env={"DB_POOL_MAX_SIZE": pools[name], **env})
+        programs = [Program(name, argv, {**env, "DB_POOL_MAX_SIZE": pools[name]}) for name, argv in commands.items()]
+        supervisor = Supervisor(
+            programs,
+            getattr(settings, "DEMO_WATCHED_SERVERS", []),
+            grace=settings.DEMO_SHUTDOWN_GRACE_SECONDS,
+            out=sys.stdout,
+            pid_file=Path(settings.VAR_DIR) / "demo" / "pids.json",
+            cwd=Path(settings.BASE_DIR),
+        )
         self.stdout.write(
             self.style.SUCCESS(
                 f"\nAlphaDesk is starting at http://{host}:{port}/  (health: /api/v1/health, API docs: /api/docs/)"
             )
         )
-        self.stdout.write("Press Ctrl-C to stop web, worker, beat and the embedded services.\n")
-        manager.loop()
-        sys.exit(manager.returncode or 0)
+        self.stdout.write(
+            "Press Ctrl-C to stop web, worker, beat and the embedded services "
+            f"(running tasks get up to {settings.DEMO_SHUTDOWN_GRACE_SECONDS:g} s to finish).\n"
+        )
+        sys.exit(supervisor.run())
