@@ -144,12 +144,15 @@ def test_a_document_a_question_and_a_brief_sent_while_redis_was_killed_complete_
 
     api = APIClient()
     api.force_login(analyst)
-    upload = api.post(
-        "/api/v1/research/documents", {"files": [SimpleUploadedFile("desk-note.md", NOTE)]}, format="multipart"
+    upload, upload_s = _timed(
+        lambda: api.post(
+            "/api/v1/research/documents", {"files": [SimpleUploadedFile("desk-note.md", NOTE)]}, format="multipart"
+        )
     )
-    chat = api.post("/api/v1/chat", {"question": "What is 12 * 3?"}, format="json")
-    start = api.post("/api/v1/briefs/runs", {"watchlist_id": watchlist.pk}, format="json")
+    chat, chat_s = _timed(lambda: api.post("/api/v1/chat", {"question": "What is 12 * 3?"}, format="json"))
+    start, start_s = _timed(lambda: api.post("/api/v1/briefs/runs", {"watchlist_id": watchlist.pk}, format="json"))
     assert [upload.status_code, chat.status_code, start.status_code] == [503, 503, 503]
+    assert max(upload_s, chat_s, start_s) < 2.0, (upload_s, chat_s, start_s)
     document_id, turn_id, run_id = upload.json()["created"][0]["id"], chat.json()["id"], start.json()["id"]
 
     embedded.start_redis(_socket())  # Redis is back; the worker reconnects by itself
