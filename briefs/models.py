@@ -8,6 +8,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+SLOT_CONSTRAINT = "brief_one_run_per_watchlist_slot"
+ACTIVE_CONSTRAINT = "brief_one_active_run_per_watchlist"
+
 
 class BriefRun(models.Model):
     """One execution of the brief graph for a watchlist (LangGraph thread ``brief-run-<id>``)."""
@@ -46,6 +49,8 @@ class BriefRun(models.Model):
     iterations = models.PositiveSmallIntegerField(default=0)
     note = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The scheduled instant (UTC) a scheduled run serves; null for RUN-button and API runs.
+    slot = models.DateTimeField(null=True, blank=True)
 
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -57,8 +62,13 @@ class BriefRun(models.Model):
             models.UniqueConstraint(
                 fields=["watchlist"],
                 condition=Q(status__in=["queued", "running", "awaiting_review"]),
-                name="brief_one_active_run_per_watchlist",
-            )
+                name=ACTIVE_CONSTRAINT,
+            ),
+            # One run per schedule slot: beat re-sending a slot after a restart, or the catch-up
+            # sweep racing beat, cannot produce a second brief.
+            models.UniqueConstraint(
+                fields=["watchlist", "slot"], condition=Q(slot__isnull=False), name=SLOT_CONSTRAINT
+            ),
         ]
 
     def __str__(self) -> str:

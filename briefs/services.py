@@ -19,8 +19,9 @@ from django.utils import timezone
 
 from briefs.agent.state import GRAPH_NAME
 from briefs.claims import BriefDraft, Claim
-from briefs.models import Brief, BriefDelivery, BriefRun
-from briefs.renderings import Rendered, email_bodies, render_brief, review_payload
+from briefs.delivery import brief_deliver as brief_deliver  # the deliver node's write, kept here by name
+from briefs.models import SLOT_CONSTRAINT, Brief, BriefRun
+from briefs.renderings import Rendered, render_brief, review_payload
 from core.audit import audit_record
 from core.roles import ADMIN, ANALYST, has_role
 from core.tasks import enqueue
@@ -41,13 +42,29 @@ class RunAlreadyActive(Exception):
         super().__init__(f"A brief for this watchlist is already in progress ({what}). Wait for it to finish.")
 
 
+class SlotAlreadyRan(Exception):
+    """The watchlist already has a run for this schedule slot (beat sent the slot again)."""
+
+    def __init__(self, run: BriefRun | None, slot: dt.datetime) -> None:
+        self.run, self.slot = run, slot
+        super().__init__(f"The brief for the slot {slot.isoformat()} was already started (run #{run and run.pk}).")
+
+
 def _active_run(watchlist_id: int) -> BriefRun | None:
     return BriefRun.objects.filter(watchlist_id=watchlist_id, status__in=BriefRun.ACTIVE).first()
 
 
-def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Trigger.BUTTON) -> BriefRun:
+def _violated_constraint(exc: IntegrityError) -> str:
+    diag = getattr(exc.__cause__, "diag", None)
+    return str(getattr(diag, "constraint_name", "") or "")
+
+
+def brief_run_start(
+    *, user: Any, watchlist_id: int, trigger: str = BriefRun.Trigger.BUTTON, slot: dt.datetime | None = None
+) -> BriefRun:
     """Queue a run for a watchlist the user may see. One active run per watchlist is enforced by
-    the partial unique index: concurrent starts get :class:`RunAlreadyActive`, never a second run."""
+    the partial unique index: concurrent starts get :class:`RunAlreadyActive`, never a second run.
+    A scheduled run names its ``slot``; a second start for the same slot gets :class:`SlotAlreadyRan`."""
     from portfolios.selectors import watchlist_get
 
     if trigger not in BriefRun.Trigger.values:
@@ -64,12 +81,18 @@ def brief_run_start(*, user: Any, watchlist_id: int, trigger: str = BriefRun.Tri
                 requested_by=user if getattr(user, "is_authenticated", False) else None,
                 trigger=trigger,
                 tickers=list(watchlist.tickers),
+                slot=slot,
             )
-            audit_record(
-                actor=user, action="brief_run.start", subject=run, after={"trigger": trigger, "tickers": run.tickers}
-            )
+            after: dict[str, Any] = {"trigger": trigger, "tickers": run.tickers}
+            if slot is not None:
+                after["slot"] = slot.isoformat()
+            audit_record(actor=user, action="brief_run.start", subject=run, after=after)
             transaction.on_commit(partial(_enqueue_execute_flagging, run))
-    except IntegrityError:
+    except IntegrityError as exc:
+        # Both indexes may refuse the row (the slot's run is still active): the slot is the reason.
+        slot_run = BriefRun.objects.filter(watchlist=watchlist, slot=slot).first() if slot else None
+        if slot is not None and (_violated_constraint(exc) == SLOT_CONSTRAINT or slot_run is not None):
+            raise SlotAlreadyRan(slot_run, slot) from None
         raise RunAlreadyActive(_active_run(watchlist.pk)) from None
     return run
 
@@ -217,56 +240,6 @@ def _verification_summary(gate: _GateBrief) -> str:
 
 
 # --- delivery and endings ----------------------------------------------------------------------
-def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
-    """Archive the exact content and email it once to the watchlist's recipients.
-
-    Idempotent: the delivery row is unique per brief and locked; a resumed or retried run finds
-    it sent and sends nothing."""
-    with transaction.atomic():
-        brief = Brief.objects.select_for_update().select_related("watchlist", "run").get(pk=brief_id, run_id=run_id)
-        existing = BriefDelivery.objects.select_for_update().filter(brief=brief).first()
-        if existing is not None and (existing.sent_at or not existing.emailed):
-            return existing  # already sent or archived: never twice
-        # Recipients come from the watchlist at delivery time, never from anything in the brief.
-        recipients = sorted({r for r in brief.watchlist.recipients if r})
-        text, html = _email_bodies(brief)
-        subject = f"[AlphaDesk] {brief.title}"
-        delivery = existing or BriefDelivery.objects.create(
-            brief=brief, recipients=recipients, subject=subject[:250], text=text, html=html
-        )
-        emailed = bool(settings.BRIEF_EMAIL_ENABLED and recipients)
-        error = "" if emailed else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
-        if emailed:
-            message = EmailMultiAlternatives(delivery.subject, delivery.text, None, delivery.recipients)
-            message.attach_alternative(delivery.html, "text/html")
-            try:
-                message.send(fail_silently=False)
-                delivery.sent_at = timezone.now()
-            except OSError as exc:  # smtplib errors are OSErrors: archive, say so, end the run
-                emailed, error = False, f"Email failed: {exc}"[:500]
-                logger.warning("brief %s email failed: %s", brief.pk, exc)
-        delivery.emailed = emailed
-        delivery.error = error
-        delivery.save()
-        Brief.objects.filter(pk=brief.pk).update(status=Brief.Status.APPROVED)
-        if emailed:
-            status, note = BriefRun.Status.DELIVERED, f"Emailed to {len(recipients)} recipient(s)."
-        else:
-            # A failed send is not retried automatically: never risk sending a brief twice.
-            status = BriefRun.Status.FAILED if error.startswith("Email failed") else BriefRun.Status.ARCHIVED
-            note = f"Archived, not emailed: {error}"
-        BriefRun.objects.filter(pk=run_id).update(status=status, finished_at=timezone.now(), note=note)
-        audit_record(actor=None, action="brief.delivered" if emailed else "brief.archived", subject=brief,
-                     after={"recipients": recipients, "emailed": emailed})  # fmt: skip
-    return delivery
-
-
-def _email_bodies(brief: Brief) -> tuple[str, str]:
-    draft = BriefDraft.model_validate(brief.draft)
-    claims = [Claim.model_validate(c) for c in brief.claims]
-    return email_bodies(draft, claims, brief.verification, title=brief.title, approved_by=brief.decided_by)
-
-
 def brief_record_decision(*, brief_id: int, decision: dict[str, Any], draft: dict[str, Any] | None) -> None:
     """Keep the reviewer's decision (and an accepted edit) on the brief."""
     updates: dict[str, Any] = {

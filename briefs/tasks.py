@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
 
-from briefs import runs, services
-from briefs.models import BriefRun
-
-logger = logging.getLogger(__name__)
+from briefs import recovery, runs, scheduled, services
 
 
 @shared_task(name=services.RUN_EXECUTE_TASK)  # "briefs.tasks.brief_run_execute"
@@ -19,21 +14,16 @@ def brief_run_execute(run_id: int) -> str:
 
 @shared_task(name="briefs.tasks.brief_run_scheduled")
 def brief_run_scheduled(watchlist_id: int) -> str:
-    """The beat entry of one watchlist: start its run as the owner, unless one is active."""
-    watchlist = services.watchlist_for_schedule(watchlist_id)
-    if watchlist is None:
-        return "disabled"
-    try:
-        run = services.brief_run_start(
-            user=watchlist.owner, watchlist_id=watchlist.pk, trigger=BriefRun.Trigger.SCHEDULE
-        )
-    except services.RunAlreadyActive as exc:
-        logger.info("scheduled brief skipped for watchlist %s: %s", watchlist_id, exc)
-        return "already_active"
-    return f"run {run.pk}"
+    """The beat entry of one watchlist: start the run of its latest slot as the owner, unless that
+    slot already has its run or another run is active."""
+    return scheduled.brief_run_for_schedule(watchlist_id=watchlist_id)
 
 
 @shared_task(name="briefs.tasks.brief_runs_sweep")
 def brief_runs_sweep() -> dict[str, int]:
-    """Re-send runs a lost message or a dead worker left queued or silent (beat, every minute)."""
-    return services.brief_runs_sweep()
+    """Beat, every BRIEF_SWEEP_SECONDS: re-send runs a lost message or a dead worker left queued or
+    silent; end or resume runs left awaiting review after their decision; catch up missed slots."""
+    counts = services.brief_runs_sweep()
+    counts.update(recovery.brief_runs_unblock())
+    counts.update(scheduled.brief_schedules_catch_up())
+    return counts

@@ -456,6 +456,10 @@ REVIEW_ESCALATION_GRACE_HOURS = env.float("REVIEW_ESCALATION_GRACE_HOURS", defau
 REVIEW_SWEEP_SECONDS = env.int("REVIEW_SWEEP_SECONDS", default=300)
 # A resume still queued or running after this long is re-enqueued by the sweep (lost message, dead worker).
 REVIEW_RESUME_STALE_MINUTES = env.float("REVIEW_RESUME_STALE_MINUTES", default=10.0)
+# Attempts at resuming one decided task (the first included). The sweep retries a resume whose
+# worker died or that failed, each no sooner than REVIEW_RESUME_STALE_MINUTES after the last; after
+# the last attempt the run is ended as failed (briefs: by the brief sweep) instead of retried forever.
+REVIEW_RESUME_MAX_ATTEMPTS = env.int("REVIEW_RESUME_MAX_ATTEMPTS", default=3)
 # Graphs a review decision may resume are registered by each app's AppConfig.ready()
 # (reviews.graphs.register_graph), not listed here.
 # Absolute links in notification emails.
@@ -590,6 +594,14 @@ BRIEF_RUN_RECOVER_AFTER_SECONDS = env.int("BRIEF_RUN_RECOVER_AFTER_SECONDS", def
 # "async": a checkpoint after every superstep (a run resumes where its worker died); "exit": only when
 # the run pauses or ends (faster; a run whose worker died starts again from the beginning).
 BRIEF_CHECKPOINT_DURABILITY = env.str("BRIEF_CHECKPOINT_DURABILITY", default="async")
+# A schedule slot beat missed (it was down, or its message was lost) is caught up by the brief sweep:
+# "same_day" runs it if the slot is on the watchlist's local today and after the schedule was switched
+# on or retimed; "off" never does. The sweep leaves beat this many seconds after the slot to run it
+# first (a race is harmless: one run per watchlist and slot is a unique constraint).
+BRIEF_SCHEDULE_CATCH_UP = env.str("BRIEF_SCHEDULE_CATCH_UP", default="same_day")
+if BRIEF_SCHEDULE_CATCH_UP not in {"same_day", "off"}:
+    raise environ.ImproperlyConfigured("BRIEF_SCHEDULE_CATCH_UP must be 'same_day' or 'off'")
+BRIEF_SCHEDULE_CATCH_UP_GRACE_SECONDS = env.int("BRIEF_SCHEDULE_CATCH_UP_GRACE_SECONDS", default=120)
 
 # --- research agent and LLM providers ---------------------------------------------------------
 # Which engine runs is decided by the keys above: Anthropic, else Gemini, else deterministic.

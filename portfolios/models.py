@@ -97,6 +97,9 @@ class Watchlist(models.Model):
     brief_weekdays = ArrayField(
         models.PositiveSmallIntegerField(), default=_weekdays_default, help_text="0=Mon … 6=Sun"
     )
+    # When the brief schedule was last switched on or retimed (set by briefs.schedules): a slot
+    # before it was never promised, so a missed one is not caught up.
+    brief_schedule_since = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -86,6 +86,9 @@ class ReviewTask(models.Model):
     )
     resume_state = models.CharField(max_length=16, choices=ResumeState.choices, default=ResumeState.WAITING)
     resume_claimed_at = models.DateTimeField(null=True, blank=True)
+    # Attempts at resuming the run (each claim counts one): the sweep retries a resume whose worker
+    # died or that failed, up to settings.REVIEW_RESUME_MAX_ATTEMPTS.
+    resume_attempts = models.PositiveSmallIntegerField(default=0)
     resumed_at = models.DateTimeField(null=True, blank=True)
     resume_error = models.TextField(blank=True)
 

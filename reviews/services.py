@@ -225,17 +225,22 @@ def review_task_close(*, task: ReviewTask, outcome: str, reason: str, actor: Any
 
 
 def review_task_resume_run(*, task_id: int) -> str:
-    """Resume the paused run of a decided task with ``Command(resume=decision)`` — exactly once.
+    """Resume the paused run of a decided task with ``Command(resume=decision)`` — the decision is
+    applied exactly once — and drive it to its end or its next pause.
 
     The conditional claim (queued → running) makes a redelivered or duplicated Celery message a
-    no-op. A run with no pending interrupt (already resumed elsewhere) is left alone."""
+    no-op. An attempt whose worker died after the decision was applied (the interrupt consumed, the
+    graph not finished) is continued from its last checkpoint; its nodes must be idempotent (the
+    brief's delivery is: see ``briefs.delivery``). A run with nothing left to do is left alone."""
     from langgraph.types import Command
 
     from core.checkpoint import checkpointer
     from reviews.graphs import graph_builder
 
     claimed = ReviewTask.objects.filter(pk=task_id, resume_state=ReviewTask.ResumeState.QUEUED).update(
-        resume_state=ReviewTask.ResumeState.RUNNING, resume_claimed_at=timezone.now()
+        resume_state=ReviewTask.ResumeState.RUNNING,
+        resume_claimed_at=timezone.now(),
+        resume_attempts=models.F("resume_attempts") + 1,
     )
     if not claimed:
         return "skipped"
@@ -244,41 +249,88 @@ def review_task_resume_run(*, task_id: int) -> str:
     try:
         with checkpointer() as saver:
             graph = graph_builder(task.graph_name)(checkpointer=saver)
-            if not graph.get_state(config).interrupts:
-                final = ReviewTask.ResumeState.NOTHING_TO_RESUME
+            snapshot = graph.get_state(config)
+            final = ReviewTask.ResumeState.DONE
+            if snapshot.interrupts:
+                if _waits_for(snapshot.interrupts, task):
+                    graph.invoke(Command(resume=task.decision.resume_value()), config)
+                else:  # paused again for a later review: that task's decision resumes it
+                    final = ReviewTask.ResumeState.NOTHING_TO_RESUME
+            elif snapshot.next:
+                graph.invoke(None, config)
             else:
-                graph.invoke(Command(resume=task.decision.resume_value()), config)
-                final = ReviewTask.ResumeState.DONE
+                final = ReviewTask.ResumeState.NOTHING_TO_RESUME
     except Exception as exc:  # the failure is recorded on the task and in the audit log
         ReviewTask.objects.filter(pk=task_id).update(
             resume_state=ReviewTask.ResumeState.FAILED, resume_error=repr(exc)[:2000]
         )
         audit_record(actor=None, action="review_task.resume_failed", subject=task, after={"error": repr(exc)[:500]})
         raise
-    ReviewTask.objects.filter(pk=task_id).update(resume_state=final, resumed_at=timezone.now())
+    ReviewTask.objects.filter(pk=task_id).update(resume_state=final, resumed_at=timezone.now(), resume_error="")
     audit_record(
-        actor=None, action="review_task.resume", subject=task, after={"graph": task.graph_name, "result": final}
+        actor=None,
+        action="review_task.resume",
+        subject=task,
+        after={"graph": task.graph_name, "result": final, "attempt": task.resume_attempts},
     )
     return str(final)
 
 
+def _waits_for(interrupts: Any, task: ReviewTask) -> bool:
+    """Whether the run's pause is this task's (a pause that names another task is a later one)."""
+    named = {i.value.get("task_id") for i in interrupts if isinstance(i.value, dict) and "task_id" in i.value}
+    return not named or task.pk in named
+
+
+def review_resume_again(*, task_id: int, reason: str) -> bool:
+    """Queue once more the resume of a decided task whose run did not reach its end (its resume is
+    done, found nothing, or failed), unless it has had ``REVIEW_RESUME_MAX_ATTEMPTS``."""
+    again = (ReviewTask.ResumeState.DONE, ReviewTask.ResumeState.NOTHING_TO_RESUME, ReviewTask.ResumeState.FAILED)
+    with transaction.atomic():
+        if not ReviewTask.objects.filter(
+            pk=task_id, resume_state__in=again, resume_attempts__lt=settings.REVIEW_RESUME_MAX_ATTEMPTS
+        ).update(resume_state=ReviewTask.ResumeState.QUEUED):
+            return False
+        task = ReviewTask.objects.get(pk=task_id)
+        after = {"reason": reason, "attempts": task.resume_attempts}
+        audit_record(actor=None, action="review_task.resume_requeue", subject=task, after=after)
+        transaction.on_commit(partial(_enqueue_resume, task_id))
+    return True
+
+
 def review_resumes_requeue(*, now: datetime) -> int:
-    """Re-enqueue resumes whose message was lost (queued too long) or whose worker died mid-run
-    (running too long). Safe: the claim admits one runner, and a run whose interrupt was already
-    consumed is recorded as "nothing to resume" instead of being resumed again."""
+    """Re-enqueue resumes whose message was lost (queued too long), whose worker died mid-run
+    (running too long) or that failed. Safe: the claim admits one runner, the decision is applied
+    once, and a run with nothing left to do is recorded as "nothing to resume".
+
+    A failed resume is retried a bounded number of times (``REVIEW_RESUME_MAX_ATTEMPTS``), each no
+    sooner than ``REVIEW_RESUME_STALE_MINUTES`` after the last claim, rather than forever: a transient
+    cause (a database restart, a dropped connection) has cleared by then, while a deterministic one (a
+    bug, a state the graph refuses) would fail the same way at every sweep. A worker that keeps dying
+    on the same run (e.g. out of memory) is given up on the same way: the resume is recorded failed,
+    and the brief sweep ends a brief run left behind."""
     stale = now - timedelta(minutes=float(settings.REVIEW_RESUME_STALE_MINUTES))
-    lost = ReviewTask.objects.filter(resume_state=ReviewTask.ResumeState.QUEUED, decided_at__lt=stale)
-    stuck = ReviewTask.objects.filter(resume_state=ReviewTask.ResumeState.RUNNING, resume_claimed_at__lt=stale)
+    states = ReviewTask.ResumeState
+    lost = ReviewTask.objects.filter(resume_state=states.QUEUED, decided_at__lt=stale)
     task_ids = list(lost.values_list("pk", flat=True))
-    for task_id in stuck.values_list("pk", flat=True):
-        with transaction.atomic():
-            if ReviewTask.objects.filter(
-                pk=task_id, resume_state=ReviewTask.ResumeState.RUNNING, resume_claimed_at__lt=stale
-            ).update(resume_state=ReviewTask.ResumeState.QUEUED):
-                audit_record(
-                    actor=None, action="review_task.resume_requeue", subject=ReviewTask.objects.get(pk=task_id)
-                )
-                task_ids.append(task_id)
+    stuck = ReviewTask.objects.filter(resume_state__in=[states.RUNNING, states.FAILED], resume_claimed_at__lt=stale)
+    for task_id, state, attempts in stuck.values_list("pk", "resume_state", "resume_attempts"):
+        if attempts < settings.REVIEW_RESUME_MAX_ATTEMPTS:
+            with transaction.atomic():
+                if ReviewTask.objects.filter(pk=task_id, resume_state=state, resume_claimed_at__lt=stale).update(
+                    resume_state=states.QUEUED
+                ):
+                    task = ReviewTask.objects.get(pk=task_id)
+                    after = {"from": state, "attempts": attempts}
+                    audit_record(actor=None, action="review_task.resume_requeue", subject=task, after=after)
+                    task_ids.append(task_id)
+        elif state == states.RUNNING:
+            error = f"Gave up: the worker stopped during each of {attempts} attempts to resume the run."
+            if ReviewTask.objects.filter(pk=task_id, resume_state=state, resume_claimed_at__lt=stale).update(
+                resume_state=states.FAILED, resume_error=error
+            ):
+                task = ReviewTask.objects.get(pk=task_id)
+                audit_record(actor=None, action="review_task.resume_failed", subject=task, after={"error": error})
     for task_id in task_ids:
         transaction.on_commit(partial(_enqueue_resume, task_id))
     return len(task_ids)

@@ -169,9 +169,9 @@ def brief_open_for_review(state: Any, rnd: int) -> tuple[int, int]:
 
 
 def brief_deliver(state: Any) -> None:
-    from briefs import services
+    from briefs import delivery
 
-    services.brief_deliver(run_id=state["run_id"], brief_id=state["brief_id"])
+    delivery.brief_deliver(run_id=state["run_id"], brief_id=state["brief_id"])
 
 
 def run_finish(state: Any) -> None:

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db
 
@@ -33,15 +34,25 @@ def test_schedule_follows_the_watchlist(analyst: Any) -> None:
 
 def test_scheduled_run_skips_when_one_is_active(analyst: Any, django_capture_on_commit_callbacks: Any) -> None:
     from briefs.models import BriefRun
+    from briefs.services import brief_run_start
     from briefs.tasks import brief_run_scheduled
+    from portfolios.models import Watchlist
     from portfolios.services import watchlist_create
 
-    w = watchlist_create(user=analyst, name="Banks", tickers=["SBIN.NS"], brief_enabled=True)
+    w = watchlist_create(user=analyst, name="Banks", tickers=["SBIN.NS"], brief_enabled=True,
+                         brief_weekdays=[0, 1, 2, 3, 4, 5, 6])  # fmt: skip
+    # Switched on long ago: whichever slot the real clock gives was promised.
+    Watchlist.objects.filter(pk=w.pk).update(brief_schedule_since=timezone.now() - dt.timedelta(days=30))
     with django_capture_on_commit_callbacks(execute=False):
-        assert brief_run_scheduled(w.pk).startswith("run ")
+        manual = brief_run_start(user=analyst, watchlist_id=w.pk)
         assert brief_run_scheduled(w.pk) == "already_active"
-    assert BriefRun.objects.filter(watchlist=w).count() == 1
-    assert BriefRun.objects.get(watchlist=w).trigger == "schedule"
+        BriefRun.objects.filter(pk=manual.pk).update(status="delivered")
+        # Beat's own entry (the real clock): the run names the slot it serves.
+        assert brief_run_scheduled(w.pk).startswith("run ")
+        assert brief_run_scheduled(w.pk) == "already_ran"  # the same slot sent again
+    scheduled = BriefRun.objects.get(watchlist=w, trigger="schedule")
+    assert scheduled.slot is not None and scheduled.slot <= timezone.now()
+    assert BriefRun.objects.filter(watchlist=w).count() == 2
 
 
 def test_demo_command_schedules_enabled_watchlists(analyst: Any) -> None:
