@@ -183,7 +183,9 @@ def _send_probe(demo: Demo, hold_seconds: float) -> int:
         probe_id = conn.execute(
             "INSERT INTO core_workerprobe (created_at, worker) VALUES (now(), '') RETURNING id"
         ).fetchone()[0]
-    broker = Celery("probe", broker=f"redis+socket://{demo.var}/redis/redis.sock?db=0")
+    # Not the current app: a current one would stay this process's default (the demo's broker) for
+    # every later test of the session.
+    broker = Celery("probe", broker=f"redis+socket://{demo.var}/redis/redis.sock?db=0", set_as_current=False)
     try:
         broker.send_task("core.tasks.worker_probe_complete", args=[probe_id, hold_seconds])
     finally:
