@@ -124,6 +124,11 @@ def test_escalation_decision_resumes_in_the_worker(celery_worker: Any, analyst: 
     follow = wait_for(follow.pk, {"done", "failed", "escalated"})
     assert follow.status == "done" and follow.index == 2
     assert follow.thread_id == turn.thread_id
+    # deliver marks the turn done in the database, then returns the memory entry that the graph
+    # checkpoints as the node ends: a loaded machine reads the status a moment before the entry.
+    deadline = time.monotonic() + 10
+    while len(thread_state(turn.thread_id)["memory"]) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     state = thread_state(turn.thread_id)
     assert [(m["turn_id"], m["answer"]) for m in state["memory"]] == [
         (turn.pk, "The minutes do not discuss tariffs; see the August 2024 statement."),
