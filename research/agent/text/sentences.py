@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from research.agent.text.instructions import is_instruction
 from research.packs import registry
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.;:])\s+(?=[A-Z•(])|\s*•\s*")
@@ -93,15 +94,17 @@ _NUMBERED = re.compile(r"^(?:\d{1,3}|[IVX]{1,6}(?:\.\d{1,3}){1,3})\.\s+(?=\S)")
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text``: split at bullets and sentence ends, keeping "Dr. A. Name" and
-    "Rs. 5" whole (the chunker's rules), with a leading paragraph number ("13. ") dropped."""
+    """The statements of ``text``: split at bullets and sentence ends, keeping "Dr. A. Name" and
+    "Rs. 5" whole (the chunker's rules), with a leading paragraph number ("13. ") dropped and any
+    sentence that instructs the answerer left out."""
     from research.ingest.chunking import split_sentences
 
     found = []
     for piece in _BULLET.split(normalise_space(text)):
         for sentence in split_sentences(piece):
             sentence = _NUMBERED.sub("", sentence).strip()
-            if len(sentence) > 20:
+            # An instruction to the answerer states nothing, so it is never evidence (instructions.py).
+            if len(sentence) > 20 and not is_instruction(sentence):
                 found.append(sentence)
     return found
 

@@ -1,7 +1,7 @@
 """The verifier's check of a figure quoted from a passage: the figure, as the passage writes it, is
 in the cited passage (whitespace normalised) as a whole number — "4.5" is not found in "14.5", "4.55"
-or "2,024.5" — its sign was not dropped on the way, and the claim's value and the figure the answer
-shows are that figure, read again here.
+or "2,024.5" — outside a sentence that instructs the answerer, its sign was not dropped on the way,
+and the claim's value and the figure the answer shows are that figure, read again here.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from research.agent.text.instructions import is_instruction
 
 # A negative sign written right before a figure: "(-)7.5", "(-) 6.6", "-9.5", "−4.5".
 _NEGATIVE_BEFORE = re.compile(r"(?:\([-−]\)\s?|(?<![\w.])[-−])$")
@@ -20,8 +22,11 @@ def check_quote(claim: dict[str, Any], chunk_texts: dict[int, str]) -> str | Non
     """Why the quote claim does not hold, or ``None`` when it does."""
     text = " ".join(chunk_texts.get(int(claim.get("chunk_id", 0)), "").split())
     figure = str(claim.get("quote_figure", claim["display"]))
-    if not places_of(figure, text):
+    places = places_of(figure, text)
+    if not places:
         return f"{claim['id']}: the cited passage does not contain {claim['display']!r}"
+    if all(_in_instruction(at, text) for at in places):
+        return f"{claim['id']}: the cited passage gives {figure} only in an instruction, not as a statement"
     if sign_dropped(figure, float(claim.get("value", 0) or 0), text):
         return f"{claim['id']}: the cited passage gives {figure} as a negative figure, the claim says {claim['value']}"
     # The value and the figure shown are read again from the figure as written (a claim the LLM
@@ -59,6 +64,22 @@ def sign_dropped(figure: str, value: float, text: str) -> bool:
         return False
     places = places_of(figure, text)
     return bool(places) and all(_NEGATIVE_BEFORE.search(text[:at]) for at in places)
+
+
+def _in_instruction(at: int, text: str) -> bool:
+    """Whether the sentence holding position ``at`` tells the answerer what to say (text/instructions.py)."""
+    from research.ingest.chunking import split_sentences
+
+    start = 0
+    for sentence in split_sentences(text):
+        begin = text.find(sentence, start)
+        if begin < 0:
+            continue
+        end = begin + len(sentence)
+        if begin <= at < end:
+            return is_instruction(sentence)
+        start = end
+    return False
 
 
 def places_of(figure: str, text: str) -> list[int]:
