@@ -44,6 +44,11 @@ class PassageOut(BaseModel):
     period_end: str | None = Field(None, description="Last day of the period the document covers")
     fiscal_period: str = Field("", description="A filing's fiscal period as the company names it, e.g. Q3 FY2023")
     uploaded_by_you: bool = Field(False, description="The document is one of your own uploads")
+    source: str = Field(
+        "team",
+        description="Where the document stands: 'reference' (the team's reference set), 'team' (a team "
+        "upload) or 'private' (a note of your own that only you can see)",
+    )
     pack: str = Field("", description="The corpus pack that reads the document (e.g. central_bank, filings), if any")
     page: str = Field(description="Page label: the PDF's own, or a printed page number, else the page in the file")
     page_number: int = Field(description="Page in the file")
@@ -72,6 +77,13 @@ def search_financial_documents(params: SearchDocumentsInput, *, user: Any) -> Se
     return SearchDocumentsOutput(query=params.query, passages=[passage_out(p, user) for p in passages])
 
 
+def document_source(document: Any) -> str:
+    """'reference', 'team' or 'private': answers and claim tables name a private note as the user's own."""
+    if document.is_reference:
+        return "reference"
+    return "private" if document.visibility == "private" else "team"
+
+
 def passage_out(p: Passage, user: Any) -> PassageOut:
     """A passage as the search tool returns it (also what the chat agent reads a document's table from)."""
     document = p.document
@@ -86,6 +98,7 @@ def passage_out(p: Passage, user: Any) -> PassageOut:
         period_end=document.period_end.isoformat() if document.period_end else None,
         fiscal_period=document.fiscal_period,
         uploaded_by_you=document.owner_id == user.pk,
+        source=document_source(document),
         pack=document.pack,
         page=p.chunk.page_label,
         page_number=p.chunk.page_number,

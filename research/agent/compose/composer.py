@@ -46,6 +46,17 @@ def document_name(passage: dict[str, Any]) -> str:
     return str(passage.get("document_title") or passage["citation"].rsplit(", p.", 1)[0])
 
 
+PRIVATE_MARK = "(your private document)"
+
+
+def source_name(passage: dict[str, Any]) -> str:
+    """The document as an answer names its source: a private one as the user's own ("Desk note (your
+    private document)"), so its word is not read as the team's; any other by its title. (No quotation
+    marks: the verifier holds every quotation to the cited passage's words.)"""
+    name = document_name(passage)
+    return f"{name} {PRIVATE_MARK}" if passage.get("source") == "private" else name
+
+
 def bracket_safe(text: Any) -> str:
     """Tool text fit for a ``[Note: …]`` (a ``]`` inside would end the note early)."""
     return str(text).replace("]", ")")
@@ -136,6 +147,7 @@ class Composer:
             value=value,
             display=display_figure(number, unit),
             quote_figure=number,
+            origin=passage.get("source", "team"),
         )
         self.figures.append(
             {
@@ -184,6 +196,9 @@ class Composer:
         """Quote ``sentence`` from ``passage`` with its citation; its first figure becomes a quote claim."""
         figure = first_figure(sentence)
         text = excerpt(sentence, figure[0] if figure else None)
-        self.parts.append(f"“{text}” {self.cite(passage, text)}")
+        # A private document is named as the user's own once: here, unless a line above already did.
+        named = any(PRIVATE_MARK in part for part in self.parts)
+        said = "Your private document says: " if passage.get("source") == "private" and not named else ""
+        self.parts.append(f"{said}“{text}” {self.cite(passage, text)}")
         if figure and figure_claim:
             self.quote_claim(passage, figure[0], figure[1], label)

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from research.agent.compose.composer import Composer, document_name, excerpt
+from research.agent.compose.composer import Composer, document_name, excerpt, source_name
 from research.agent.compose.decision import decision_line, level_memo
 from research.agent.compose.member import (
     asks_magnitude_count,
@@ -63,13 +63,13 @@ def level_line(c: Composer, cand: Candidate, u: Understanding, memo: dict[str, A
     low = range_low(cand.sentence, found)
     if low is not None:  # "in the range of 6.8-7.1 per cent": both ends, not the upper one alone
         ref = f"between {c.quote_claim(cand.passage, low, '', f'low end of the {label} range')} and {ref}"
-    return f"{label[:1].upper()}{label[1:]}{period}: {ref}{measure}, according to {document_name(cand.passage)}."
+    return f"{label[:1].upper()}{label[1:]}{period}: {ref}{measure}, according to {source_name(cand.passage)}."
 
 
 def figures_line(c: Composer, picked: list[tuple[Candidate, str, str]], u: Understanding) -> str:
     """“The figures asked: 500 employees and 4 per cent, according to …” — each a quote claim on its sentence."""
     refs = [c.quote_claim(cand.passage, num, unit, "figure asked", **level_memo(u, cand)) for cand, num, unit in picked]
-    docs = list(dict.fromkeys(document_name(cand.passage) for cand, _, _ in picked))
+    docs = list(dict.fromkeys(source_name(cand.passage) for cand, _, _ in picked))
     what = "The figure asked" if len(refs) == 1 else "The figures asked"
     line = f"{what}: {' and '.join(refs)}, according to {' and '.join(docs)}."
     quoted: list[str] = []

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from research.agent.compose.composer import Composer, document_name
+from research.agent.compose.composer import Composer, document_name, source_name
 from research.agent.evidence.members import asks_reasons, named, people, reasons
 from research.agent.evidence.moves import ASKED_MOVE, MOVES, verb_of, verdict
 from research.agent.evidence.select import FIRST_PERSON, STANCE_WORDS
@@ -81,7 +81,7 @@ def compose_member_vote(c: Composer, passages: list[dict[str, Any]]) -> bool:
             if not said_yes:
                 return False
             said = {"cut": "to cut it", "raised": "to raise it", "unchanged": "to keep it unchanged"}[move]
-            c.parts.append(f"{said_yes}{member} voted {said}, according to {document_name(passage)}.")
+            c.parts.append(f"{said_yes}{member} voted {said}, according to {source_name(passage)}.")
             c.quote(passage, sentence, "member vote", figure_claim=False)
             c.assessment = {"member_vote": member}
             return True
