@@ -5,35 +5,58 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
+from core import login_guard
+
 
 class AccountAdapter(DefaultAccountAdapter):
     """Public signup is closed unless ``ACCOUNT_ALLOW_SIGNUP`` is set; admins create users.
 
-    Refused (rate-limited) logins are audited: an account under attack leaves a trace even
-    though no password was checked."""
+    Failed passwords slow the account down (core/login_guard.py) instead of locking it, and
+    allauth's ``login_failed`` rate limits the client's address. Refused logins are audited: an
+    account under attack leaves a trace even though no password was checked."""
 
     def is_open_for_signup(self, request: HttpRequest, *args: Any, **kwargs: Any) -> bool:
         return bool(settings.ACCOUNT_ALLOW_SIGNUP)
 
     def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
         try:
+            # The per-address limit first: an attempt refused below still spends the address's budget.
             super().pre_authenticate(request, **credentials)
         except ValidationError:
-            _audit_throttled_login(request, credentials)
+            _audit_throttled_login(request, credentials, reason="address")
             raise
+        wait = login_guard.wait_seconds(_login(credentials), request.META.get("REMOTE_ADDR", ""))
+        if wait:
+            _audit_throttled_login(request, credentials, reason="delay")
+            raise ValidationError(
+                f"Too many failed sign-in attempts for this account. Try again in {wait} seconds.",
+                code="login_delay",
+            )
+
+    def authentication_failed(self, request: HttpRequest, **credentials: Any) -> None:
+        login_guard.record_failure(request, _login(credentials), request.META.get("REMOTE_ADDR", ""))
+
+    def _delete_login_attempts_cached_email(self, request: HttpRequest, **credentials: Any) -> None:
+        # A completed password reset proves the holder: their delay ends with allauth's own count.
+        super()._delete_login_attempts_cached_email(request, **credentials)
+        login_guard.forget_failures(_login(credentials))
 
 
-def _audit_throttled_login(request: HttpRequest, credentials: dict[str, Any]) -> None:
+def _login(credentials: dict[str, Any]) -> str:
+    return str(credentials.get("email") or credentials.get("username") or "")[:254]
+
+
+def _audit_throttled_login(request: HttpRequest, credentials: dict[str, Any], *, reason: str) -> None:
     from django.contrib.auth import get_user_model
 
     from core.audit import audit_record
 
-    attempted = str(credentials.get("email") or credentials.get("username") or "")[:254]
+    attempted = _login(credentials)
     user = get_user_model().objects.filter(email__iexact=attempted).first() if attempted else None
     audit_record(
         actor=None,
         action="auth.login_throttled",
         subject=user,
-        after={"attempted": attempted},
+        after={"attempted": attempted, "reason": reason},
         request=request,
     )
