@@ -62,6 +62,9 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # two-factor sign-in: TOTP and recovery codes (issue 49)
+    "allauth.socialaccount",  # single sign-on: OpenID Connect only, off until configured
+    "allauth.socialaccount.providers.openid_connect",
     "core",
     "reviews",
     "portfolios",
@@ -88,6 +91,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",  # hardening: CONTENT_SECURITY_POLICY below
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A role named in MFA_REQUIRED_ROLES sets up TOTP before it may use anything else.
+    "core.mfa_policy.MfaRequiredMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -233,11 +238,23 @@ LOGIN_FAILURE_NOTIFY_AFTER = env.int("LOGIN_FAILURE_NOTIFY_AFTER", default=5)
 LOGIN_FAILURE_NOTIFY_WINDOW_SECONDS = env.int("LOGIN_FAILURE_NOTIFY_WINDOW_SECONDS", default=60 * 60)
 LOGIN_FAILED_PER_IP_PER_MINUTE = env.int("LOGIN_FAILED_PER_IP_PER_MINUTE", default=30)
 ACCOUNT_RATE_LIMITS = {"login_failed": f"{LOGIN_FAILED_PER_IP_PER_MINUTE}/m/ip"}
+# Two-factor sign-in (allauth.mfa, issue 49): TOTP with recovery codes, optional for everyone
+# (Settings → Two-factor sign-in); a user holding a role listed in MFA_REQUIRED_ROLES (e.g.
+# "admin") who has not set up TOTP is sent to set it up before any other page. Default: none, so
+# a fresh demo signs in with a password alone; a deployment sets MFA_REQUIRED_ROLES=admin or more.
+MFA_REQUIRED_ROLES = env.list("MFA_REQUIRED_ROLES", default=[])
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="AlphaDesk")
+MFA_RECOVERY_CODE_COUNT = 10
 # A password reset for an address we do not know sends nothing (and the page says the same as for
 # a known one, so it reveals nothing either).
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Public signup is off: admins create or invite users (Django admin or `manage.py demo`).
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=False)
+# allauth refuses two-factor set-up while an address is unverified, so that someone who signs up
+# with another's address cannot lock the owner out. With signup closed, an admin vouches for
+# every address (and e-mail verification is off), so the check would only block set-up.
+MFA_ALLOW_UNVERIFIED_EMAIL = not ACCOUNT_ALLOW_SIGNUP
 
 # Idle timeout: the session expires after this many seconds without a request.
 SESSION_COOKIE_AGE = env.int("SESSION_IDLE_TIMEOUT_SECONDS", default=60 * 60)
