@@ -256,6 +256,40 @@ ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=False)
 # every address (and e-mail verification is off), so the check would only block set-up.
 MFA_ALLOW_UNVERIFIED_EMAIL = not ACCOUNT_ALLOW_SIGNUP
 
+# Single sign-on with OpenID Connect (allauth.socialaccount, issue 49): off until OIDC_ISSUER_URL is
+# set. Mapping (core/adapters.py SocialAccountAdapter): an identity signs in only as an existing,
+# active portal user whose address the provider marks verified (email_verified); nobody is created,
+# and roles stay what an admin gave the portal user (the provider's groups are not read). The first
+# such sign-in links the identity (its `sub`) to the user, who keeps their password.
+OIDC_ISSUER_URL = env.str("OIDC_ISSUER_URL", default="")
+OIDC_CLIENT_ID = env.str("OIDC_CLIENT_ID", default="")
+OIDC_CLIENT_SECRET = env.str("OIDC_CLIENT_SECRET", default="")
+OIDC_PROVIDER_NAME = env.str("OIDC_PROVIDER_NAME", default="Single sign-on")
+
+
+def oidc_providers(issuer: str, client_id: str, client_secret: str, name: str) -> dict[str, object]:
+    """allauth's provider settings: one OpenID Connect app (id ``sso``, callback
+    /accounts/oidc/sso/login/callback/) when an issuer is set, none otherwise."""
+    apps = []
+    if issuer:
+        apps = [
+            {
+                "provider_id": "sso",
+                "name": name,
+                "client_id": client_id,
+                "secret": client_secret,
+                "settings": {"server_url": issuer, "email_authentication": True},
+            }
+        ]
+    return {"openid_connect": {"OAUTH_PKCE_ENABLED": True, "APPS": apps}}
+
+
+SOCIALACCOUNT_PROVIDERS = oidc_providers(OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME)
+SOCIALACCOUNT_ADAPTER = "core.adapters.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_LOGIN_ON_GET = False  # the sign-in starts with a POST (CSRF), not a link
+SOCIALACCOUNT_STORE_TOKENS = False  # the portal calls nothing at the provider after sign-in
+
 # Idle timeout: the session expires after this many seconds without a request.
 SESSION_COOKIE_AGE = env.int("SESSION_IDLE_TIMEOUT_SECONDS", default=60 * 60)
 SESSION_SAVE_EVERY_REQUEST = True
@@ -275,6 +309,12 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+def oidc_form_action(issuer: str) -> list[str]:
+    """The OpenID Connect provider's origin for the CSP's form-action ([] without one)."""
+    parts = urlsplit(issuer)
+    return [f"{parts.scheme}://{parts.netloc}"] if parts.scheme and parts.netloc else []
+
+
 # --- hardening: Content-Security-Policy (issue 17, finding 6) ---------------------------------
 # No inline script anywhere: every <script> is a file from 'self' carrying the request's nonce
 # ({{ request.csp_nonce }}); inline handlers moved to static/js/app.js as data attributes, htmx
@@ -290,7 +330,9 @@ CONTENT_SECURITY_POLICY = {
         "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
-        "form-action": ["'self'"],
+        # The single sign-on button posts here and is redirected to the provider: Chromium applies
+        # form-action to that redirect too, so the provider's origin is allowed (when configured).
+        "form-action": ["'self'", *oidc_form_action(env.str("OIDC_ISSUER_URL", default=""))],
         "frame-ancestors": ["'none'"],
         **({"upgrade-insecure-requests": True} if HTTPS else {}),
     }

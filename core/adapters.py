@@ -1,6 +1,8 @@
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
@@ -40,6 +42,28 @@ class AccountAdapter(DefaultAccountAdapter):
         # A completed password reset proves the holder: their delay ends with allauth's own count.
         super()._delete_login_attempts_cached_email(request, **credentials)
         login_guard.forget_failures(_login(credentials))
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    """OpenID Connect sign-in maps to existing portal users only (settings: OIDC_*).
+
+    allauth matches the provider's verified address to a user (``email_authentication``); an
+    identity with no match, or with an unverified address, is refused — never created, since
+    roles come from the portal's admins, not from the provider."""
+
+    def is_open_for_signup(self, request: HttpRequest, sociallogin: Any) -> bool:
+        return False
+
+    def authenticate_by_email(self, sociallogin: Any) -> Any:
+        found = super().authenticate_by_email(sociallogin)
+        if found and not settings.ACCOUNT_ALLOW_SIGNUP:
+            # allauth wipes the password of an account whose address it has not seen verified
+            # (against someone who signed up with another's address and waits for the owner).
+            # With signup closed an admin made the account for this address, and the provider
+            # has just verified it: record it as verified and keep the holder's password.
+            user, email = found
+            EmailAddress.objects.update_or_create(user=user, email__iexact=email, defaults={"email": email, "verified": True})
+        return found
 
 
 def _login(credentials: dict[str, Any]) -> str:
