@@ -309,6 +309,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+
 def oidc_form_action(issuer: str) -> list[str]:
     """The OpenID Connect provider's origin for the CSP's form-action ([] without one)."""
     parts = urlsplit(issuer)

@@ -62,7 +62,9 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             # With signup closed an admin made the account for this address, and the provider
             # has just verified it: record it as verified and keep the holder's password.
             user, email = found
-            EmailAddress.objects.update_or_create(user=user, email__iexact=email, defaults={"email": email, "verified": True})
+            EmailAddress.objects.update_or_create(
+                user=user, email__iexact=email, defaults={"email": email, "verified": True}
+            )
         return found
 
 

@@ -90,7 +90,9 @@ def _sign_in_at_provider(page: Any, live_server: Any, login: str) -> None:
     page.click("button.login-submit")
 
 
-def test_an_existing_user_signs_in_through_the_provider(page: Any, live_server: Any, oidc_provider: str, analyst: Any) -> None:
+def test_an_existing_user_signs_in_through_the_provider(
+    page: Any, live_server: Any, oidc_provider: str, analyst: Any
+) -> None:
     _sign_in_at_provider(page, live_server, "alice")
     page.wait_for_url(f"{live_server.url}/")
     assert page.locator("[data-testid=usermenu] summary").inner_text() == analyst.email
@@ -103,7 +105,9 @@ def test_an_existing_user_signs_in_through_the_provider(page: Any, live_server: 
 
 
 @pytest.mark.parametrize("login", ["mallory", "stranger"])
-def test_an_unverified_or_unknown_address_is_refused(page: Any, live_server: Any, oidc_provider: str, analyst: Any, login: str) -> None:
+def test_an_unverified_or_unknown_address_is_refused(
+    page: Any, live_server: Any, oidc_provider: str, analyst: Any, login: str
+) -> None:
     """Mallory's provider says she holds the analyst's address but has not verified it; the
     stranger's address belongs to no portal user. Neither gets in, and no user is created."""
     _sign_in_at_provider(page, live_server, login)
