@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 # the demo, per machine (like pip's cache): the shipped corpus is embedded once, not once per checkout.
 export RESEARCH_EMBED_CACHE_DIR ?= $(HOME)/.cache/alphadesk/embeddings
 
-.PHONY: install demo test check first-contact lint format pytest chromium pdf-libs mcp-clients load-client bench clean eval-gate eval-report mutate
+.PHONY: install demo test check first-contact lint format pytest chromium pdf-libs mcp-clients oidc-provider load-client bench clean eval-gate eval-report mutate
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,12 +67,20 @@ $(MCP_CLIENTS)/node_modules/.installed: $(STAMP) $(MCP_CLIENTS)/package-lock.jso
 
 mcp-clients: $(MCP_CLIENTS)/node_modules/.installed
 
+# A real OpenID Connect provider (panva's oidc-provider) that the sign-in tests start locally.
+OIDC_PROVIDER := tools/oidc-provider
+$(OIDC_PROVIDER)/node_modules/.installed: $(STAMP) $(OIDC_PROVIDER)/package-lock.json
+	cd $(OIDC_PROVIDER) && PATH=$(NODE_DIR)/bin:$$PATH $(NODE_DIR)/bin/node $(NODE_DIR)/lib/node_modules/npm/bin/npm-cli.js ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+oidc-provider: $(OIDC_PROVIDER)/node_modules/.installed
+
 # Tests start their own embedded Postgres and Redis under var/test/<worker> (never the demo's data):
 # two pytest-xdist workers, each a session of its own, a test file on one worker (fixtures held per
 # module stay together). PYTEST_WORKERS=0 runs them in one process.
 PYTEST_WORKERS ?= 2
 XDIST = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadfile)
-pytest: install chromium pdf-libs mcp-clients
+pytest: install chromium pdf-libs mcp-clients oidc-provider
 	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)  # env: tests/pytest_env.py
 
 # Lint and the evaluation gate side by side (neither times anything), then the tests.

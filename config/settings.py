@@ -62,6 +62,9 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # two-factor sign-in: TOTP and recovery codes (issue 49)
+    "allauth.socialaccount",  # single sign-on: OpenID Connect only, off until configured
+    "allauth.socialaccount.providers.openid_connect",
     "core",
     "reviews",
     "portfolios",
@@ -88,6 +91,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",  # hardening: CONTENT_SECURITY_POLICY below
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A role named in MFA_REQUIRED_ROLES sets up TOTP before it may use anything else.
+    "core.mfa_policy.MfaRequiredMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -216,21 +221,74 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_SESSION_REMEMBER = False
 ACCOUNT_ADAPTER = "core.adapters.AccountAdapter"
-# hardening (issue 17, finding 3): the lockout is per account — LOGIN_LOCKOUT_ATTEMPTS failures
-# lock that account for LOGIN_LOCKOUT_MINUTES, whoever tries — so a client behind a shared IP
-# cannot lock its neighbours out; the per-IP limit is only a flood brake on failures, well above
-# what a person mistyping does. The IP is the one core.middleware.ClientIpMiddleware trusts.
-LOGIN_LOCKOUT_ATTEMPTS = env.int("LOGIN_LOCKOUT_ATTEMPTS", default=5)
-LOGIN_LOCKOUT_MINUTES = env.int("LOGIN_LOCKOUT_MINUTES", default=15)
+# hardening (issues 17 and 49): no lock anyone could hold an account in. Failed passwords slow the
+# account down (core/login_guard.py): LOGIN_DELAY_FREE_FAILURES cost nothing, each further one makes
+# the next attempt wait LOGIN_DELAY_BASE_SECONDS doubled per failure, at most LOGIN_DELAY_MAX_SECONDS;
+# failures count until LOGIN_FAILURE_WINDOW_SECONDS pass without one. Attempts from addresses the
+# account signed in from in the last LOGIN_KNOWN_ADDRESS_DAYS are counted apart, so a stranger's
+# guesses do not slow the holder. LOGIN_FAILURE_NOTIFY_AFTER failures e-mail the holder, at most once
+# per LOGIN_FAILURE_NOTIFY_WINDOW_SECONDS. The per-address limit (allauth's rate, the address
+# core.middleware.ClientIpMiddleware trusts) brakes one source trying many accounts.
+LOGIN_DELAY_FREE_FAILURES = env.int("LOGIN_DELAY_FREE_FAILURES", default=3)
+LOGIN_DELAY_BASE_SECONDS = env.int("LOGIN_DELAY_BASE_SECONDS", default=2)
+LOGIN_DELAY_MAX_SECONDS = env.int("LOGIN_DELAY_MAX_SECONDS", default=60)
+LOGIN_FAILURE_WINDOW_SECONDS = env.int("LOGIN_FAILURE_WINDOW_SECONDS", default=15 * 60)
+LOGIN_KNOWN_ADDRESS_DAYS = env.int("LOGIN_KNOWN_ADDRESS_DAYS", default=30)
+LOGIN_FAILURE_NOTIFY_AFTER = env.int("LOGIN_FAILURE_NOTIFY_AFTER", default=5)
+LOGIN_FAILURE_NOTIFY_WINDOW_SECONDS = env.int("LOGIN_FAILURE_NOTIFY_WINDOW_SECONDS", default=60 * 60)
 LOGIN_FAILED_PER_IP_PER_MINUTE = env.int("LOGIN_FAILED_PER_IP_PER_MINUTE", default=30)
-ACCOUNT_RATE_LIMITS = {
-    "login_failed": f"{LOGIN_FAILED_PER_IP_PER_MINUTE}/m/ip,{LOGIN_LOCKOUT_ATTEMPTS}/{LOGIN_LOCKOUT_MINUTES}m/key"
-}
+ACCOUNT_RATE_LIMITS = {"login_failed": f"{LOGIN_FAILED_PER_IP_PER_MINUTE}/m/ip"}
+# Two-factor sign-in (allauth.mfa, issue 49): TOTP with recovery codes, optional for everyone
+# (Settings → Two-factor sign-in); a user holding a role listed in MFA_REQUIRED_ROLES (e.g.
+# "admin") who has not set up TOTP is sent to set it up before any other page. Default: none, so
+# a fresh demo signs in with a password alone; a deployment sets MFA_REQUIRED_ROLES=admin or more.
+MFA_REQUIRED_ROLES = env.list("MFA_REQUIRED_ROLES", default=[])
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="AlphaDesk")
+MFA_RECOVERY_CODE_COUNT = 10
 # A password reset for an address we do not know sends nothing (and the page says the same as for
 # a known one, so it reveals nothing either).
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Public signup is off: admins create or invite users (Django admin or `manage.py demo`).
 ACCOUNT_ALLOW_SIGNUP = env.bool("ACCOUNT_ALLOW_SIGNUP", default=False)
+# allauth refuses two-factor set-up while an address is unverified, so that someone who signs up
+# with another's address cannot lock the owner out. With signup closed, an admin vouches for
+# every address (and e-mail verification is off), so the check would only block set-up.
+MFA_ALLOW_UNVERIFIED_EMAIL = not ACCOUNT_ALLOW_SIGNUP
+
+# Single sign-on with OpenID Connect (allauth.socialaccount, issue 49): off until OIDC_ISSUER_URL is
+# set. Mapping (core/adapters.py SocialAccountAdapter): an identity signs in only as an existing,
+# active portal user whose address the provider marks verified (email_verified); nobody is created,
+# and roles stay what an admin gave the portal user (the provider's groups are not read). The first
+# such sign-in links the identity (its `sub`) to the user, who keeps their password.
+OIDC_ISSUER_URL = env.str("OIDC_ISSUER_URL", default="")
+OIDC_CLIENT_ID = env.str("OIDC_CLIENT_ID", default="")
+OIDC_CLIENT_SECRET = env.str("OIDC_CLIENT_SECRET", default="")
+OIDC_PROVIDER_NAME = env.str("OIDC_PROVIDER_NAME", default="Single sign-on")
+
+
+def oidc_providers(issuer: str, client_id: str, client_secret: str, name: str) -> dict[str, object]:
+    """allauth's provider settings: one OpenID Connect app (id ``sso``, callback
+    /accounts/oidc/sso/login/callback/) when an issuer is set, none otherwise."""
+    apps = []
+    if issuer:
+        apps = [
+            {
+                "provider_id": "sso",
+                "name": name,
+                "client_id": client_id,
+                "secret": client_secret,
+                "settings": {"server_url": issuer, "email_authentication": True},
+            }
+        ]
+    return {"openid_connect": {"OAUTH_PKCE_ENABLED": True, "APPS": apps}}
+
+
+SOCIALACCOUNT_PROVIDERS = oidc_providers(OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_PROVIDER_NAME)
+SOCIALACCOUNT_ADAPTER = "core.adapters.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_LOGIN_ON_GET = False  # the sign-in starts with a POST (CSRF), not a link
+SOCIALACCOUNT_STORE_TOKENS = False  # the portal calls nothing at the provider after sign-in
 
 # Idle timeout: the session expires after this many seconds without a request.
 SESSION_COOKIE_AGE = env.int("SESSION_IDLE_TIMEOUT_SECONDS", default=60 * 60)
@@ -251,6 +309,13 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+
+def oidc_form_action(issuer: str) -> list[str]:
+    """The OpenID Connect provider's origin for the CSP's form-action ([] without one)."""
+    parts = urlsplit(issuer)
+    return [f"{parts.scheme}://{parts.netloc}"] if parts.scheme and parts.netloc else []
+
+
 # --- hardening: Content-Security-Policy (issue 17, finding 6) ---------------------------------
 # No inline script anywhere: every <script> is a file from 'self' carrying the request's nonce
 # ({{ request.csp_nonce }}); inline handlers moved to static/js/app.js as data attributes, htmx
@@ -266,7 +331,9 @@ CONTENT_SECURITY_POLICY = {
         "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
-        "form-action": ["'self'"],
+        # The single sign-on button posts here and is redirected to the provider: Chromium applies
+        # form-action to that redirect too, so the provider's origin is allowed (when configured).
+        "form-action": ["'self'", *oidc_form_action(env.str("OIDC_ISSUER_URL", default=""))],
         "frame-ancestors": ["'none'"],
         **({"upgrade-insecure-requests": True} if HTTPS else {}),
     }

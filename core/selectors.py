@@ -58,3 +58,10 @@ def _token_statement() -> tuple[str, list[Any], list[Any]]:
     }
     sql = _LOOKUP_SQL.format(**names)  # nosec B608  (names from the models' metadata)
     return sql, token_fields, user_fields
+
+
+def totp_active(*, user: Any) -> bool:
+    """Whether the user signs in with an authenticator app (allauth.mfa) as a second factor."""
+    from allauth.mfa.models import Authenticator
+
+    return Authenticator.objects.filter(user=user, type=Authenticator.Type.TOTP).exists()

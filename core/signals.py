@@ -1,4 +1,5 @@
-"""Login audit: successful and failed logins land in the append-only audit log."""
+"""Login audit: successful and failed logins land in the append-only audit log; a completed
+sign-in also resets the account's failed-attempt delay (core/login_guard.py)."""
 
 from typing import Any
 
@@ -7,12 +8,16 @@ from django.contrib.auth.signals import user_logged_in, user_logged_out, user_lo
 from django.dispatch import receiver
 from django.http import HttpRequest
 
+from core import login_guard
 from core.audit import audit_record
 
 
 @receiver(user_logged_in)
 def _audit_login(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
     audit_record(actor=user, action="auth.login", subject=user, request=request)
+    # Only a completed sign-in (second factor included) makes the address known to the account.
+    if request is not None and user.email:
+        login_guard.record_success(user.email, request.META.get("REMOTE_ADDR", ""))
 
 
 @receiver(user_logged_out)

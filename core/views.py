@@ -10,7 +10,8 @@ from django.views.decorators.http import require_http_methods
 
 from core.exceptions import ApplicationError
 from core.forms import ApiTokenForm
-from core.selectors import api_token_list
+from core.mfa_policy import mfa_role_requires
+from core.selectors import api_token_list, totp_active
 from core.services import api_token_create, api_token_revoke
 
 
@@ -37,6 +38,8 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "tokens": api_token_list(user=request.user),
         "new_token": new_token,
         "token_days": settings.API_TOKEN_DEFAULT_DAYS,
+        "totp_active": totp_active(user=request.user),
+        "mfa_required": mfa_role_requires(request.user),
     }
     status = 400 if request.method == "POST" and form.errors else 200
     return render(request, "core/settings.html", context, status=status)
