@@ -18,7 +18,7 @@ from research.agent.question.companies import FORWARD_RE
 from research.agent.question.lexicon import Metric, names_metric
 from research.agent.question.periods import MONTHS, Period, mentions, only_as_span_end
 from research.agent.question.understand import Understanding
-from research.agent.text.sentences import figures_in, keywords, sentences, stems
+from research.agent.text.sentences import FIGURE_RE, figures_in, keywords, sentences, stems
 from research.agent.text.tables import HONORIFIC, VoteTable, vote_tables
 from research.packs import registry
 
@@ -237,7 +237,7 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
     cands = candidates(question, u, passages)
     if not cands:
         return None
-    lead = max(cands, key=lambda c: c.score)
+    lead = _by_standing(max(cands, key=lambda c: c.score), cands, u)
     doc = lead.document_id
     own = [c for c in cands if c.document_id == doc]
     wanted = set(u.aspects)
@@ -261,6 +261,34 @@ def choose(question: str, u: Understanding, passages: list[dict[str, Any]]) -> E
         metric_found=any(c.metric_ok for c in own) if u.metrics else True,
         target_found=any(c.target_ok and c.metric_ok for c in own) if u.targets else True,
     )
+
+
+# A document's standing in the library (research/tools.py document_source): the team's reference set
+# over a team upload, a team upload over someone's private note.
+_STANDING = {"reference": 2, "team": 1, "private": 0}
+
+
+def _standing(c: Candidate) -> int:
+    return _STANDING.get(str(c.passage.get("source") or "team"), 1)
+
+
+def _by_standing(lead: Candidate, cands: list[Candidate], u: Understanding) -> Candidate:
+    """The best sentence of a document of higher standing that answers as much as ``lead`` does, if
+    any: when the reference set and a note both give the figure asked, the reference set's is the
+    answer, whichever scored higher. A question about the user's own documents ("my note") is theirs."""
+    if u.mine:
+        return lead
+    asked = lead.covers & u.aspects
+    rivals = [
+        c
+        for c in cands
+        if _standing(c) > _standing(lead)
+        and c.metric_ok >= lead.metric_ok
+        and c.target_ok >= lead.target_ok
+        and asked <= c.covers
+        and (FIGURE_RE.search(c.sentence) is not None or FIGURE_RE.search(lead.sentence) is None)
+    ]
+    return max(rivals, key=lambda c: (_standing(c), c.score)) if rivals else lead
 
 
 # "Accordingly, the MPC decided …", "In these circumstances, …": the reasons are the sentence before.

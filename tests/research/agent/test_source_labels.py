@@ -66,3 +66,32 @@ def test_an_answer_from_a_private_note_says_it_is_the_users_own(
     page.force_login(analyst)
     html = page.get(margins.conversation.get_absolute_url()).content.decode()
     assert '<span class="badge" data-testid="origin">your note</span>' in html
+
+
+def test_the_reference_set_outranks_a_team_upload_and_a_team_upload_a_private_note(
+    ask: Any, analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from research.models import Document
+
+    def figures(turn: Any) -> list[str]:
+        return [c["display"] for c in turn.claims if c["kind"] == "quote"]
+
+    capture = django_capture_on_commit_callbacks
+    _ingested(
+        analyst, capture, "own-view.md", "# Own view\n\nContainer rates will fall 30 per cent this winter.\n", "private"
+    )
+    team = _ingested(analyst, capture, "freight.md", TEAM_NOTE, "team")
+    question = "How much will container rates fall this winter?"
+    assert figures(ask(question)) == ["14 per cent"]  # the team's upload, not the private note
+    assert figures(ask("How much will container rates fall this winter according to my note?")) == ["30 per cent"]
+
+    reference = _ingested(
+        analyst,
+        capture,
+        "shipping-review.md",
+        "# Shipping review\n\nContainer rates fall 9 per cent this winter.\n",
+        "team",
+    )
+    Document.objects.filter(pk=reference.pk).update(is_reference=True)
+    assert team.pk != reference.pk
+    assert figures(ask(question)) == ["9 per cent"]  # the reference set's
