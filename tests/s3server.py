@@ -31,7 +31,7 @@ class S3Server:
     def start(self) -> None:
         """Start (or start again, on the same port: the bucket's contents were in the old process)."""
         with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(  # noqa: S603  (our own interpreter and arguments)
+            self.proc = subprocess.Popen(
                 [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -146,11 +146,10 @@ def test_the_procfile_has_the_same_pools() -> None:
     lines = dict(
         line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if re.match(r"^[\w-]+: ", line)
     )
-    pools = {
-        re.search(r"-Q (\w+)", command).group(1): re.search(
-            r"--concurrency (\d+) --prefetch-multiplier (\d+)", command
-        ).groups()  # type: ignore[union-attr]
-        for name, command in lines.items()
-        if name.startswith("worker-")
-    }
+    pools = {}
+    for name, command in lines.items():
+        if name.startswith("worker-"):
+            found = re.search(r"-Q (\w+) .*--concurrency (\d+) --prefetch-multiplier (\d+)", command)
+            assert found is not None, command
+            pools[found.group(1)] = found.groups()[1:]
     assert pools == {"ingest": ("1", "1"), "chat": ("4", "1"), "briefs": ("2", "1"), "default": ("2", "4")}

@@ -73,7 +73,7 @@ def test_upload_ingest_download_and_delete_go_through_the_bucket(
     response = _upload(api, "bucket-note.md", NOTE)
     assert response.status_code == 201, response.content[:300]
     document = Document.objects.get(pk=response.json()["created"][0]["id"])
-    key = document.file.name
+    key = str(document.file.name)
     assert key.startswith("documents/") and key.endswith("bucket-note.md")
     assert s3.keys() == [key] and s3.read(key) == NOTE  # the object, byte for byte
     assert not (settings.MEDIA_ROOT / key).exists()  # and nothing on this machine's disk
