@@ -13,8 +13,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import environ
 from csp.constants import NONCE
+from kombu import Queue
 
-from config import embedded
+from config import embedded, storage
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -350,14 +351,22 @@ STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing root even when using finders
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
-}
 # Serve straight from the app/static dirs so `make demo` needs no collectstatic step.
 WHITENOISE_USE_FINDERS = True
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
+# Uploaded documents' files (config/storage.py): var/media by default (`make demo`); an S3 bucket
+# (or any S3-compatible server) with STORAGE_URL=s3://bucket?endpoint_url=…, which every web and
+# worker host of a deployment shares (docs/operations.md "Scaling out").
+STORAGE_URL = env.str("STORAGE_URL", default="")
+STORAGE_TIMEOUT_SECONDS = env.float("STORAGE_TIMEOUT_SECONDS", default=5.0)  # each connect / read
+STORAGE_ATTEMPTS = env.int("STORAGE_ATTEMPTS", default=2)  # tries of one call to the bucket
+STORAGES = {
+    "default": storage.default_storage(
+        STORAGE_URL, MEDIA_ROOT, timeout=STORAGE_TIMEOUT_SECONDS, attempts=STORAGE_ATTEMPTS
+    ),
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 # --- email ------------------------------------------------------------------------------------
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="AlphaDesk <alphadesk@localhost>")
@@ -467,6 +476,20 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Queues by kind, so a 500-page ingest never holds up a chat turn: each kind has its own line and,
+# in production, its own worker pool (Procfile, docker-compose.yml; docs/operations.md "Scaling
+# out"). A worker started without -Q consumes all four (`make demo`'s single worker, the tests').
+CELERY_QUEUE_NAMES = ("ingest", "chat", "briefs", "default")
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in CELERY_QUEUE_NAMES)
+CELERY_TASK_DEFAULT_QUEUE = "default"  # the sweeps, probes, evaluation runs: anything not routed
+CELERY_TASK_ROUTES = {
+    "research.ingest_document": {"queue": "ingest"},
+    "research.chat_turn_run": {"queue": "chat"},
+    "briefs.tasks.brief_run_execute": {"queue": "briefs"},
+    "briefs.tasks.brief_run_scheduled": {"queue": "briefs"},
+    # A decision resumes a paused graph: a brief's writer and delivery (long), or a chat escalation.
+    "reviews.tasks.review_task_resume": {"queue": "briefs"},
+}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # Each wait of a publish (connect, the broker's reply) gives up after this long, and a publish is
 # tried twice (core.tasks.enqueue): with the broker down or stalled, a write request still answers

@@ -38,6 +38,7 @@ APPLICATION_ERROR_STATUS = {
     "conflict": 409,
     "too_large": 413,
     "provider_unavailable": 503,
+    "storage_unavailable": 503,  # the file store (bucket) is unreachable: core/storage.py
 }
 # Whether what was sent is saved is not known when something unexpected fails, so neither answer
 # promises it; a client reads the resource again before sending twice.

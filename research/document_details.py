@@ -12,6 +12,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from core.audit import audit_record
+from core.storage import file_read
 from research.models import Document
 
 EDITABLE = ("title", "issuer", "doc_type", "fiscal_period", "period_start", "period_end", "doc_date")
@@ -92,8 +93,7 @@ def document_details_fill(
 
     if document.kind == Document.Kind.PAGES:
         return {}  # extracted text of the shipped corpus: its details come from its manifest
-    with document.file.open("rb") as handle:
-        proposal = propose(document.kind, handle.read(), document.filename)
+    proposal = propose(document.kind, file_read(document.file), document.filename)
     changes: dict[str, Any] = {}
     guessed_type = document.doc_type == series_key(document.filename)
     for name in FIELDS:

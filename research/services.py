@@ -7,7 +7,6 @@ import hashlib
 import logging
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import PurePath
 from typing import Any
@@ -22,40 +21,17 @@ from django.utils import timezone
 
 from core.audit import audit_record
 from core.roles import can_access
+from core.storage import file_delete_after_commit, file_read, storage_call
 from core.tasks import enqueue
 from research.ingest.parsers import ParseError, check_pdf_opens, sniff
-from research.ingest.proposals import Proposal, propose
 from research.ingest.proposals import apply as apply_proposal
+from research.ingest.proposals import propose
 from research.models import Document
 from research.retrieval.bm25 import ChunkChanges, corpus_version_bump
+from research.uploads import UploadFile, UploadResult
 
 logger = logging.getLogger(__name__)
 INGEST_TASK = "research.ingest_document"  # the Celery task (research/tasks.py) that calls document_ingest
-
-
-@dataclass
-class UploadFile:
-    """One file to upload: its name as the user sent it and its bytes."""
-
-    name: str
-    data: bytes
-    size: int | None = None  # the real size when ``data`` was not read because it is over the cap
-
-    @classmethod
-    def from_upload(cls, upload: Any) -> UploadFile:
-        """From a Django ``UploadedFile``, without reading a file that is over the cap."""
-        name = upload.name or "upload"
-        if upload.size > settings.RESEARCH_MAX_UPLOAD_BYTES:
-            return cls(name=name, data=b"", size=upload.size)
-        return cls(name=name, data=upload.read(), size=upload.size)
-
-
-@dataclass
-class UploadResult:
-    created: list[Document] = field(default_factory=list)
-    duplicates: list[Document] = field(default_factory=list)  # same bytes already in the library
-    rejected: list[tuple[str, str]] = field(default_factory=list)  # (file name, reason)
-    proposals: dict[int, Proposal] = field(default_factory=dict)  # document id → details read from it
 
 
 def _title_from_filename(name: str) -> str:
@@ -260,7 +236,8 @@ def _document_create(
             status_message="Waiting for a worker",
             **shared,
         )
-        document.file.save(name, ContentFile(upload.data), save=False)
+        with storage_call(f"saving {name}"):  # the bucket down: a clear 503, and this transaction rolls back
+            document.file.save(name, ContentFile(upload.data), save=False)
         document.save()
         audit_record(
             actor=user,
@@ -322,8 +299,7 @@ def document_ingest(*, document_id: int, task_id: str = "") -> Document:
         _set_progress(document_id, 5 + int(fraction * 85), message)
 
     try:
-        with document.file.open("rb") as handle:
-            data = handle.read()
+        data = file_read(document.file)  # the bucket down: ApplicationError, the task postpones
         pages, drafts = parse_and_chunk(document.kind, data, progress=report, name=document.filename)
     except ParseError as exc:
         _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=str(exc)[:2000])
@@ -374,6 +350,11 @@ def document_mark_failed(*, document_id: int, reason: str) -> None:
     _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=reason[:2000])
 
 
+def document_ingest_postpone(*, document_id: int, reason: str) -> None:
+    """The file store was down: the document waits again, and the sweep sends it once more."""
+    _set_progress(document_id, 0, reason, status=Document.Status.QUEUED)
+
+
 def document_delete(*, user: Any, document: Document, request: HttpRequest | None = None) -> None:
     """Delete a document, its chunks and its file. Its owner or an admin may; a document of the
     team's reference set only an admin."""
@@ -389,12 +370,11 @@ def document_delete(*, user: Any, document: Document, request: HttpRequest | Non
         "status": document.status,
         "is_reference": document.is_reference,
     }
-    file_name = document.file.name
-    storage = document.file.storage
+    file_name, storage = document.file.name, document.file.storage
     with transaction.atomic():
         audit_record(actor=user, action="document.delete", subject=document, before=before, request=request)
         chunks = list(document.chunks.values_list("id", flat=True))
         document.delete()  # chunks go with it (on_delete=CASCADE)
         corpus_version_bump(ChunkChanges(removed=chunks))
         if file_name:
-            transaction.on_commit(lambda: storage.delete(file_name))
+            transaction.on_commit(partial(file_delete_after_commit, storage, file_name))

@@ -7,10 +7,17 @@ from typing import Any
 
 from celery import shared_task
 
+from core.exceptions import ApplicationError
 from research.chat.services import CHAT_TURN_TASK
 from research.chat.services import chat_turn_run as chat_turn_run_service
 from research.chat.services import chat_turns_sweep as chat_turns_sweep_service
-from research.services import INGEST_TASK, document_ingest, document_ingest_sweep, document_mark_failed
+from research.services import (
+    INGEST_TASK,
+    document_ingest,
+    document_ingest_postpone,
+    document_ingest_sweep,
+    document_mark_failed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +32,10 @@ def ingest_document(self: Any, document_id: int) -> str:
     try:
         return document_ingest(document_id=document_id, task_id=self.request.id or "").status
     except Exception as exc:
+        if isinstance(exc, ApplicationError) and exc.code == "storage_unavailable":
+            # The bucket is down, not the document: it waits again and the ingest sweep resends it.
+            document_ingest_postpone(document_id=document_id, reason=f"Waiting: {exc.message}")
+            return "postponed"
         # A bug must not leave the document spinning forever: mark it failed with a reason.
         logger.exception("ingesting document %s failed", document_id)
         document_mark_failed(document_id=document_id, reason=f"Internal error while ingesting ({type(exc).__name__}).")

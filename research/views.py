@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods
 
+from core.exceptions import ApplicationError
 from core.htmx import HtmxHttpRequest
 from core.roles import area_required
+from core.storage import file_read
 from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
 from research.document_details import EDITABLE, document_details_update
 from research.filters import DocumentFilter
@@ -118,17 +120,21 @@ def upload(request: HttpRequest) -> HttpResponse:
         return _library_response(request, status=400)
     data = form.cleaned_data
     files = [UploadFile.from_upload(f) for f in data["files"]]
-    result = document_upload(
-        user=request.user,
-        files=files,
-        visibility=data["visibility"],
-        title=data["title"],
-        issuer=data["issuer"],
-        doc_type=data["doc_type"],
-        doc_date=data["doc_date"],
-        tags=[t for t in data["tags"].split(",")],
-        request=request,
-    )
+    try:
+        result = document_upload(
+            user=request.user,
+            files=files,
+            visibility=data["visibility"],
+            title=data["title"],
+            issuer=data["issuer"],
+            doc_type=data["doc_type"],
+            doc_date=data["doc_date"],
+            tags=[t for t in data["tags"].split(",")],
+            request=request,
+        )
+    except ApplicationError as exc:  # the file store is down (core/storage.py): nothing was saved
+        messages.error(request, exc.message)
+        return _library_response(request, status=503)
     for document in result.created:
         if queue_unavailable(document):
             messages.warning(request, f"{document.filename}: uploaded. {QUEUE_DOWN_NOTICE}")
@@ -265,8 +271,10 @@ def document(request: HttpRequest, document_id: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def document_file(request: HttpRequest, document_id: int) -> HttpResponse:
     doc = document_get(user=request.user, document_id=document_id)
-    with doc.file.open("rb") as handle:  # files are capped (RESEARCH_MAX_UPLOAD_BYTES)
-        content = handle.read()
+    try:
+        content = file_read(doc.file)
+    except ApplicationError as exc:  # the file store is down, or lost the file: say so, no 500
+        return HttpResponse(exc.message, status=404 if exc.code == "not_found" else 503, content_type="text/plain")
     # Always a download: an uploaded HTML file must never render (and run scripts) on our origin.
     content_type = "application/pdf" if doc.kind == "pdf" else "application/octet-stream"
     response = HttpResponse(content, content_type=content_type)

@@ -187,7 +187,8 @@ def _send_probe(demo: Demo, hold_seconds: float) -> int:
     # every later test of the session.
     broker = Celery("probe", broker=f"redis+socket://{demo.var}/redis/redis.sock?db=0", set_as_current=False)
     try:
-        broker.send_task("core.tasks.worker_probe_complete", args=[probe_id, hold_seconds])
+        # On the default queue by name: this bare app knows nothing of the project's routing.
+        broker.send_task("core.tasks.worker_probe_complete", args=[probe_id, hold_seconds], queue="default")
     finally:
         broker.close()
     return int(probe_id)

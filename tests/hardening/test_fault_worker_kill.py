@@ -60,7 +60,7 @@ def test_a_turn_whose_worker_is_killed_is_answered_once_after_the_sweep(
         first.wait(timeout=10)
 
         fake.delay = 0.0  # the next worker gets a fast (failing) model: the agent falls back
-        second = _worker(fake, "rescuer", f"celery,{QUEUE}")
+        second = _worker(fake, "rescuer", f"chat,{QUEUE}")  # the sweep sends to the chat queue
         time.sleep(3)  # anything redelivered would find the turn claimed and skip it
         assert Turn.objects.get(pk=turn.pk).status == Turn.Status.RUNNING  # stuck without the sweep
 

@@ -75,6 +75,7 @@ class Command(BaseCommand):
         python = sys.executable
         concurrency = os.environ.get("CELERY_CONCURRENCY", "2")
         celery = [python, "-m", "celery", "-A", "config"]
+        queues = ",".join(settings.CELERY_QUEUE_NAMES)
         commands = {
             # --no-proxy-headers: X-Forwarded-For is read by core.middleware.ClientIpMiddleware (TRUSTED_PROXIES)
             "web": [
@@ -89,7 +90,9 @@ class Command(BaseCommand):
                 "--no-access-log",
                 "--no-proxy-headers",
             ],
-            "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", concurrency],
+            # One worker for every queue (ingest, chat, briefs, default); production runs a pool per
+            # queue (Procfile, docker-compose.yml).
+            "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", concurrency, "-Q", queues],
             "beat": [*celery, "beat", "--loglevel", "INFO", "--pidfile=", "--scheduler", SCHEDULER],
         }
         # Bounded database connections (docs/operations.md "Reliability and security"): each process has its own
