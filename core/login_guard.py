@@ -19,18 +19,41 @@ recorded; each still counts against the per-address limit, so the gap is a handf
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import math
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def _fails_open(default: Any) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """With the cache (Redis) down or stalled, signing in must still work — the same choice as the
+    REST rate limiter's: the delay is a brake on guessing, not the lock on the door (passwords are)."""
+
+    def wrap(function: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(function)
+        def guarded(*args: Any, **kwargs: Any) -> T:
+            try:
+                return function(*args, **kwargs)
+            except RedisError:
+                logger.warning("sign-in delay skipped: the cache is unavailable", exc_info=True)
+                return cast(T, default)
+
+        return guarded
+
+    return wrap
+
 
 KNOWN = "known"
 OTHER = "other"
@@ -60,6 +83,7 @@ def delay_for(failures: int) -> int:
     return int(min(settings.LOGIN_DELAY_MAX_SECONDS, settings.LOGIN_DELAY_BASE_SECONDS * 2**steps))
 
 
+@_fails_open(0)
 def wait_seconds(login: str, ip: str) -> int:
     """Seconds before this account may be tried again from ``ip`` (0: now)."""
     until = cache.get(_key("until", login, bucket_for(login, ip)))
@@ -68,6 +92,7 @@ def wait_seconds(login: str, ip: str) -> int:
     return max(0, math.ceil(float(until) - time.time()))
 
 
+@_fails_open(0)
 def record_failure(request: Any, login: str, ip: str) -> int:
     """Count a wrong password for ``login`` from ``ip``; returns the delay it sets (seconds)."""
     if not login:
@@ -89,6 +114,7 @@ def record_failure(request: Any, login: str, ip: str) -> int:
     return delay
 
 
+@_fails_open(None)
 def record_success(login: str, ip: str) -> None:
     """A completed sign-in (password and second factor): this address becomes known to the account
     and the known addresses' failures start over. Strangers' failures are kept: otherwise each of
@@ -102,6 +128,7 @@ def record_success(login: str, ip: str) -> None:
     forget_failures(login, buckets=(KNOWN,))
 
 
+@_fails_open(None)
 def forget_failures(login: str, buckets: tuple[str, ...] = (KNOWN, OTHER)) -> None:
     """Start over (a completed password reset proves the holder; allauth wipes its own count then)."""
     cache.delete_many([_key(kind, login, bucket) for kind in ("failures", "until") for bucket in buckets])
