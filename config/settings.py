@@ -351,7 +351,8 @@ SPECTACULAR_SETTINGS = {
         "core.schema.document_error_responses",
     ],
     # hardening: the schema is not public (token or session, like the API it describes).
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # The schema answers API tokens too, so the token's api scope is checked as on every API view.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated", "core.permissions.TokenHasApiScope"],
     "SERVE_AUTHENTICATION": [
         "core.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
