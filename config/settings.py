@@ -78,6 +78,9 @@ MIDDLEWARE = [
     "core.middleware.ClientIpMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "core.middleware.ApiErrorMiddleware",
+    # hardening (issue 49): NUL and other control characters in a query string, form field or
+    # JSON string are a 400 here (after the body-size limit), before any view or database sees them.
+    "core.hygiene.ControlCharacterMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -260,7 +263,10 @@ CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'", NONCE],  # → 'nonce-<random>' per request, when a template used it
-        "style-src": ["'self'", "'unsafe-inline'"],
+        # No inline styles (issue 49): templates use classes. The one exception is the chat trace
+        # page, whose Mermaid diagram writes a <style> element and style attributes into its SVG
+        # (no nonce support), so research.chat.views.chat_trace adds 'unsafe-inline' for itself.
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
@@ -339,7 +345,9 @@ API_THROTTLE_RATES = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AlphaDesk API",
-    "DESCRIPTION": "Research, verified briefs, portfolios and reviews. Tokens: Settings → API tokens.",
+    "DESCRIPTION": "Research, verified briefs, portfolios and reviews. Tokens: Settings → API tokens. "
+    "No string in a query, form or JSON body (property names included) may contain a control character "
+    "(U+0000–U+001F except tab, line feed and carriage return, or U+007F): such a request is refused with 400.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

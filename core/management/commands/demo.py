@@ -88,6 +88,7 @@ class Command(BaseCommand):
                 str(port),
                 "--no-access-log",
                 "--no-proxy-headers",
+                "--no-server-header",  # no "Server: uvicorn" (issue 49: it names the software to attackers)
             ],
             "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", concurrency],
             "beat": [*celery, "beat", "--loglevel", "INFO", "--pidfile=", "--scheduler", SCHEDULER],
