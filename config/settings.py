@@ -443,7 +443,9 @@ MCP_ALLOWED_ORIGINS = env.list(
     "MCP_ALLOWED_ORIGINS", default=["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
 )
 MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
-MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)
+MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)  # per token
+# Per user, over all their tokens (issue 49), as REST limits per user too (API_THROTTLE_USER).
+MCP_RATE_LIMIT_PER_USER_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_USER_PER_MINUTE", default=600)
 MCP_MAX_REQUEST_BYTES = env.int("MCP_MAX_REQUEST_BYTES", default=256 * 1024)
 # hardening (issue 17, finding 4): a GET /mcp event stream ends after MCP_SSE_MAX_SECONDS (the
 # client reconnects), and a token holds at most MCP_SSE_MAX_STREAMS_PER_TOKEN open at once.
