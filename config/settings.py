@@ -443,6 +443,10 @@ MCP_ALLOWED_ORIGINS = env.list(
     "MCP_ALLOWED_ORIGINS", default=["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
 )
 MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
+# Ingestion's Celery time limits (issue 49): over the soft limit a document fails with a reason;
+# the hard limit ends the worker child if the soft one cannot interrupt it.
+INGEST_SOFT_TIME_LIMIT_SECONDS = env.int("INGEST_SOFT_TIME_LIMIT_SECONDS", default=30 * 60)
+INGEST_TIME_LIMIT_SECONDS = env.int("INGEST_TIME_LIMIT_SECONDS", default=35 * 60)
 MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)  # per token
 # Per user, over all their tokens (issue 49), as REST limits per user too (API_THROTTLE_USER).
 MCP_RATE_LIMIT_PER_USER_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_USER_PER_MINUTE", default=600)
