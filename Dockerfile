@@ -11,4 +11,4 @@ COPY . .
 RUN DJANGO_SECRET_KEY=build DATABASE_URL=sqlite:///tmp/x REDIS_URL=redis://localhost:6379/0 \
     python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers"]
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers", "--no-server-header"]

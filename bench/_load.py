@@ -48,7 +48,7 @@ class UvicornProcess:
         }
         full_env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the server must run as it does in production
         self.proc = subprocess.Popen(  # noqa: S603  (our own interpreter and arguments)
-            [*UVICORN, "--port", str(self.port), "--no-access-log", "--no-proxy-headers", *extra],
+            [*UVICORN, "--port", str(self.port), "--no-access-log", "--no-proxy-headers", "--no-server-header", *extra],
             cwd=ROOT,
             env=full_env,
             stdout=self.log,

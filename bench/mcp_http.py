@@ -20,7 +20,9 @@ def _serve() -> tuple[uvicorn.Server, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config("config.asgi:application", host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config("config.asgi:application", host="127.0.0.1", port=port, log_level="warning", server_header=False)
+    )
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.02)

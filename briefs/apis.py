@@ -13,10 +13,10 @@ from rest_framework.views import APIView
 from briefs import selectors, services
 from briefs.models import Brief, BriefRun
 from core.api_errors import queue_unavailable_response
-from core.roles import HasArea
+from core.permissions import area_api_permissions
 from core.tasks import queue_unavailable
 
-BriefsArea = HasArea.for_area("briefs")
+_permissions = area_api_permissions("briefs")
 
 
 class BriefRunSerializer(serializers.ModelSerializer[BriefRun]):
@@ -47,7 +47,7 @@ class RunStartSerializer(serializers.Serializer[Any]):
 
 
 class BriefRunListCreateApi(APIView):
-    permission_classes = [BriefsArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=BriefRunSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -76,7 +76,7 @@ class BriefRunListCreateApi(APIView):
 
 
 class BriefRunDetailApi(APIView):
-    permission_classes = [BriefsArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=BriefRunSerializer)
     def get(self, request: Request, run_id: int) -> Response:
@@ -84,7 +84,7 @@ class BriefRunDetailApi(APIView):
 
 
 class BriefListApi(APIView):
-    permission_classes = [BriefsArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=BriefSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -92,7 +92,7 @@ class BriefListApi(APIView):
 
 
 class BriefDetailApi(APIView):
-    permission_classes = [BriefsArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=BriefSerializer)
     def get(self, request: Request, brief_id: int) -> Response:

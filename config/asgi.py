@@ -172,10 +172,12 @@ class OneHopASGIHandler(ASGIHandler):
 django.setup(set_prefix=False)
 django_app = OneHopASGIHandler()  # Django is set up before the bridge imports models
 
+from core.edge_headers import SecurityHeadersASGI  # noqa: E402
 from mcp_bridge.http import MCPGate, build_http_app  # noqa: E402
 
 mcp_app = build_http_app()
-gated_mcp_app = MCPGate(mcp_app)
+# The portal's security headers on every /mcp answer, refusals by the gate included.
+gated_mcp_app = SecurityHeadersASGI(MCPGate(mcp_app))
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -82,6 +82,9 @@ MIDDLEWARE = [
     "core.middleware.ClientIpMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "core.middleware.ApiErrorMiddleware",
+    # hardening (issue 49): NUL and other control characters in a query string, form field or
+    # JSON string are a 400 here (after the body-size limit), before any view or database sees them.
+    "core.hygiene.ControlCharacterMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -326,7 +329,10 @@ CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'", NONCE],  # → 'nonce-<random>' per request, when a template used it
-        "style-src": ["'self'", "'unsafe-inline'"],
+        # No inline styles (issue 49): templates use classes. The one exception is the chat trace
+        # page, whose Mermaid diagram writes a <style> element and style attributes into its SVG
+        # (no nonce support), so research.chat.views.chat_trace adds 'unsafe-inline' for itself.
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
@@ -415,7 +421,9 @@ API_THROTTLE_RATES = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "AlphaDesk API",
-    "DESCRIPTION": "Research, verified briefs, portfolios and reviews. Tokens: Settings → API tokens.",
+    "DESCRIPTION": "Research, verified briefs, portfolios and reviews. Tokens: Settings → API tokens. "
+    "No string in a query, form or JSON body (property names included) may contain a control character "
+    "(U+0000–U+001F except tab, line feed and carriage return, or U+007F): such a request is refused with 400.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -427,7 +435,8 @@ SPECTACULAR_SETTINGS = {
         "core.schema.document_error_responses",
     ],
     # hardening: the schema is not public (token or session, like the API it describes).
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # The schema answers API tokens too, so the token's api scope is checked as on every API view.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated", "core.permissions.TokenHasApiScope"],
     "SERVE_AUTHENTICATION": [
         "core.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -524,7 +533,13 @@ MCP_ALLOWED_ORIGINS = env.list(
     "MCP_ALLOWED_ORIGINS", default=["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
 )
 MCP_ALLOWED_HOSTS = env.list("MCP_ALLOWED_HOSTS", default=["localhost:*", "127.0.0.1:*", "[::1]:*"])
-MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)
+# Ingestion's Celery time limits (issue 49): over the soft limit a document fails with a reason;
+# the hard limit ends the worker child if the soft one cannot interrupt it.
+INGEST_SOFT_TIME_LIMIT_SECONDS = env.int("INGEST_SOFT_TIME_LIMIT_SECONDS", default=30 * 60)
+INGEST_TIME_LIMIT_SECONDS = env.int("INGEST_TIME_LIMIT_SECONDS", default=35 * 60)
+MCP_RATE_LIMIT_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_MINUTE", default=300)  # per token
+# Per user, over all their tokens (issue 49), as REST limits per user too (API_THROTTLE_USER).
+MCP_RATE_LIMIT_PER_USER_PER_MINUTE = env.int("MCP_RATE_LIMIT_PER_USER_PER_MINUTE", default=600)
 MCP_MAX_REQUEST_BYTES = env.int("MCP_MAX_REQUEST_BYTES", default=256 * 1024)
 # hardening (issue 17, finding 4): a GET /mcp event stream ends after MCP_SSE_MAX_SECONDS (the
 # client reconnects), and a token holds at most MCP_SSE_MAX_STREAMS_PER_TOKEN open at once.

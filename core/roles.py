@@ -1,7 +1,8 @@
 """Roles and who may open what — the one place role checks live.
 
 Roles are Django groups created by a migration (``core/migrations/0002_roles.py``). Views use
-:func:`area_required`, DRF uses :class:`HasArea` / :class:`HasRole`, and the MCP bridge calls
+:func:`area_required`, API views take :class:`HasArea` through ``core.permissions.area_api_permissions``
+(which keeps the token-scope check in front of it), and the MCP bridge calls
 :func:`has_role` / :func:`can_access` directly.
 """
 
@@ -80,7 +81,8 @@ def area_required(area: str) -> Callable[[Callable[..., HttpResponse]], Callable
 
 
 class HasArea(BasePermission):
-    """DRF permission: ``permission_classes = [HasArea.for_area("reviews")]``."""
+    """DRF permission for an area; API views use ``core.permissions.area_api_permissions("reviews")``,
+    never this alone (alone it would replace the default sign-in and token-scope checks)."""
 
     area = ""
     message = "Your role does not give access to this area."

@@ -13,13 +13,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import queue_unavailable_response
-from core.roles import HasArea
+from core.permissions import area_api_permissions
 from core.tasks import queue_unavailable
 from evaluation import selectors, services, suites
 from evaluation.models import EvalCaseResult, EvalRun
 from evaluation.runner import ENGINES
 
-_permissions = [*APIView.permission_classes, HasArea.for_area("evaluation")]
+_permissions = area_api_permissions("evaluation")
 
 
 class EvaluateSerializer(serializers.Serializer[Any]):

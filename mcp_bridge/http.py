@@ -83,30 +83,47 @@ def _check_token(raw_header: str | None) -> tuple[int, str, Any, list[tuple[byte
         return 401, "Invalid, expired or revoked API token.", None, challenge
     if not token.has_scope("mcp"):
         return 403, "This API token lacks the 'mcp' scope.", None, []
-    limit = settings.MCP_RATE_LIMIT_PER_MINUTE
-    # Sliding window over the last 60 s (a sorted set of request times per token): unlike a
-    # fixed per-minute counter it cannot let 2× the limit through across a minute boundary.
+    # Per token and per user (issue 49: 20 tokens of one user had 20 times the limit), both in
+    # one Redis round trip.
+    limits = [
+        (f"alphadesk:mcp:rate:{token.pk}", settings.MCP_RATE_LIMIT_PER_MINUTE, "this token"),
+        (f"alphadesk:mcp:rate:user:{token.user_id}", settings.MCP_RATE_LIMIT_PER_USER_PER_MINUTE, "your account"),
+    ]
     now = time.time()
-    key = f"alphadesk:mcp:rate:{token.pk}"
     try:
-        pipe = _redis().pipeline()
+        windows = _sliding_windows([key for key, _, _ in limits], now)
+    except redis.RedisError:
+        return 503, "Rate limiter unavailable (Redis is down); try again shortly.", None, []
+    for (_, limit, whose), (count, oldest) in zip(limits, windows, strict=True):
+        if count > limit:
+            retry_after = min(60, max(1, int(60 - (now - oldest)) + 1)) if oldest else 60
+            return (
+                429,
+                f"Rate limit of {limit} requests per minute for {whose} exceeded.",
+                None,
+                [(b"retry-after", str(retry_after).encode())],
+            )
+    return 0, "", token, []
+
+
+def _sliding_windows(keys: list[str], now: float) -> list[tuple[int, float | None]]:
+    """Record this request in each key's window of the last 60 s (a sorted set of request times)
+    and return (requests in the window, the oldest one's time). Unlike a fixed per-minute counter
+    a sliding window cannot let 2x the limit through across a minute boundary."""
+    pipe = _redis().pipeline()
+    member = f"{now:.6f}:{uuid.uuid4().hex[:8]}"
+    for key in keys:
         pipe.zremrangebyscore(key, 0, now - 60)
-        pipe.zadd(key, {f"{now:.6f}:{uuid.uuid4().hex[:8]}": now})
+        pipe.zadd(key, {member: now})
         pipe.zcard(key)
         pipe.zrange(key, 0, 0, withscores=True)
         pipe.expire(key, 61)
-        _, _, count, oldest, _ = pipe.execute()
-    except redis.RedisError:
-        return 503, "Rate limiter unavailable (Redis is down); try again shortly.", None, []
-    if int(count) > limit:
-        retry_after = min(60, max(1, int(60 - (now - oldest[0][1])) + 1)) if oldest else 60
-        return (
-            429,
-            f"Rate limit of {limit} requests per minute exceeded.",
-            None,
-            [(b"retry-after", str(retry_after).encode())],
-        )
-    return 0, "", token, []
+    results = pipe.execute()
+    windows = []
+    for i in range(len(keys)):
+        _, _, count, oldest, _ = results[i * 5 : i * 5 + 5]
+        windows.append((int(count), float(oldest[0][1]) if oldest else None))
+    return windows
 
 
 def _stream_slot_take(token_id: int) -> bool:
@@ -194,7 +211,8 @@ class MCPGate:
 
 def build_http_app() -> ASGIApp:
     """The Starlette app for ``/mcp`` (its lifespan runs the SDK's session manager)."""
-    server = build_server()
+    # No logging capability here: a JSON response cannot carry log notifications (issue 49).
+    server = build_server(logging=False)
     return server.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,

@@ -9,6 +9,7 @@ by :mod:`mcp_bridge.http`), over stdio the user named by the token in the enviro
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -46,15 +47,19 @@ INSTRUCTIONS = (
 class RegistryMCPServer(MCPServer):
     """MCPServer serving the shared registry's whitelist instead of decorated functions."""
 
-    def __init__(self, *, stdio_user: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *, stdio_user: Any = None, logging: bool = True, **kwargs: Any) -> None:
         super().__init__(name="alphadesk", instructions=INSTRUCTIONS, **kwargs)
         self.stdio_user = stdio_user
         for prompt in product_prompts():
             self.add_prompt(prompt)
-        # logging/setLevel (declares the logging capability): the level filters the tool-call log
-        # notifications of this connection (over stateless HTTP each request is its own connection).
-        self._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, self._set_level)
-        self.log_level: str = "info"
+        # The level each session set with logging/setLevel (issue 49: one server-wide level let one
+        # user's setting apply to every user). Weak keys: a closed session's entry goes with it.
+        self._levels: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+        if logging:
+            # logging/setLevel declares the logging capability. Only where log notifications can
+            # reach the client during a call (stdio): /mcp answers stateless JSON, which carries
+            # the result alone, so it does not advertise logging at all (build_http_app).
+            self._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, self._set_level)
 
     async def list_tools(self) -> list[MCPTool]:
         return [
@@ -89,7 +94,7 @@ class RegistryMCPServer(MCPServer):
                 content=[TextContent(type="text", text="Not authenticated: no user is bound to this connection.")],
                 is_error=True,
             )
-        notes = ToolCallNotes(context, self.log_level)
+        notes = ToolCallNotes(context, self.log_level(_session_of(context)))
         await notes.started(name)
         outcome = await sync_to_async(mcp_tool_call, thread_sensitive=True)(
             user=user, name=name, arguments=arguments, transport=transport
@@ -105,9 +110,27 @@ class RegistryMCPServer(MCPServer):
             structured_content=payload,
         )
 
+    def log_level(self, session: Any) -> str:
+        """The level ``session`` set (info until it sets one)."""
+        return self._levels.get(session, "info") if session is not None else "info"
+
     async def _set_level(self, ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
-        self.log_level = str(params.level)
+        session = _session_of(ctx)
+        if session is not None:
+            self._levels[session] = str(params.level)
         return EmptyResult()
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        """JSON-RPC's -32602 (invalid params) for an unknown prompt or arguments it does not take:
+        the SDK raised ValueError for both, which went out as error code 0."""
+        if self._prompt_manager.get_prompt(name) is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name}", data={"name": name})
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except MCPError:
+            raise
+        except ValueError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=str(exc), data={"name": name}) from exc
 
     # Resources need the acting user, so the handlers (which receive the request context) are
     # overridden rather than the context-free list_resources().
@@ -146,5 +169,20 @@ class RegistryMCPServer(MCPServer):
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type="application/json")])
 
 
-def build_server(*, stdio_user: Any = None) -> RegistryMCPServer:
-    return RegistryMCPServer(stdio_user=stdio_user)
+def _session_of(context: Any) -> Any:
+    """The protocol session (connection) a request belongs to (tool calls get a Context wrapping the request
+    context; low-level handlers get the request context itself)."""
+    if context is None:
+        return None
+    try:
+        inner = getattr(context, "request_context", None)
+    except (ValueError, AttributeError):  # a Context outside a request
+        inner = None
+    session = getattr(inner, "session", None) or getattr(context, "session", None)
+    # The SDK builds a ServerSession per request, a proxy over the connection: the connection is
+    # what lives as long as the client's session, so the level is kept against it.
+    return getattr(session, "_connection", session)
+
+
+def build_server(*, stdio_user: Any = None, logging: bool = True) -> RegistryMCPServer:
+    return RegistryMCPServer(stdio_user=stdio_user, logging=logging)

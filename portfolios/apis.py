@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.roles import HasArea
+from core.permissions import area_api_permissions
 from core.tools import call_tool
 from portfolios import list_reads, selectors, services
 from portfolios.schemas import Fundamentals, PortfolioAnalysis, PriceHistory, Quote, TickerMetrics
@@ -114,13 +114,13 @@ class TickerMetricsGetApi(APIView):
         return tool_response("compute_metrics", {"ticker": symbol}, request)
 
 
-PortfoliosArea = HasArea.for_area("portfolios")
+_permissions = area_api_permissions("portfolios")
 
 
 class PortfolioAnalyzeApi(APIView):
     """Analyse tickers with weights without saving a portfolio (the Portfolios area's roles only)."""
 
-    permission_classes = [*APIView.permission_classes, PortfoliosArea]
+    permission_classes = _permissions
 
     @extend_schema(request=AnalyzeSerializer, responses={200: oas(PortfolioAnalysis), **_ERRORS}, tags=["portfolios"])
     def post(self, request: Request) -> Response:
@@ -130,7 +130,7 @@ class PortfolioAnalyzeApi(APIView):
 
 
 class PortfolioListCreateApi(APIView):
-    permission_classes = [*APIView.permission_classes, PortfoliosArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=PortfolioSerializer(many=True), tags=["portfolios"])
     def get(self, request: Request) -> Response:
@@ -148,7 +148,7 @@ class PortfolioListCreateApi(APIView):
 
 
 class PortfolioDetailApi(APIView):
-    permission_classes = [*APIView.permission_classes, PortfoliosArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=PortfolioSerializer, tags=["portfolios"])
     def get(self, request: Request, portfolio_id: int) -> Response:
@@ -176,7 +176,7 @@ class PortfolioDetailApi(APIView):
 
 
 class PortfolioAnalysisGetApi(APIView):
-    permission_classes = [*APIView.permission_classes, PortfoliosArea]
+    permission_classes = _permissions
 
     @extend_schema(
         parameters=[OpenApiParameter("include_series", bool), OpenApiParameter("start", str)],
@@ -191,7 +191,7 @@ class PortfolioAnalysisGetApi(APIView):
 
 
 class WatchlistListCreateApi(APIView):
-    permission_classes = [*APIView.permission_classes, PortfoliosArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=WatchlistSerializer(many=True), tags=["watchlists"])
     def get(self, request: Request) -> Response:
@@ -206,7 +206,7 @@ class WatchlistListCreateApi(APIView):
 
 
 class WatchlistDetailApi(APIView):
-    permission_classes = [*APIView.permission_classes, PortfoliosArea]
+    permission_classes = _permissions
 
     @extend_schema(responses=WatchlistSerializer, tags=["watchlists"])
     def get(self, request: Request, watchlist_id: int) -> Response:

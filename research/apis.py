@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import queue_unavailable_response
-from core.roles import HasArea
+from core.permissions import area_api_permissions
 from core.tasks import queue_unavailable
 from core.tools import call_tool
 from research.document_details import document_details_update
@@ -29,7 +29,7 @@ from research.serializers import (
 )
 from research.services import UploadFile, document_delete, document_upload
 
-_permissions = [HasArea.for_area("research")]
+_permissions = area_api_permissions("research")
 
 _SearchSerializer = inline_serializer(
     "DocumentSearch",

@@ -302,7 +302,7 @@ def document_ingest(*, document_id: int, task_id: str = "") -> Document:
         data = file_read(document.file)  # the bucket down: ApplicationError, the task postpones
         pages, drafts = parse_and_chunk(document.kind, data, progress=report, name=document.filename)
     except ParseError as exc:
-        _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=str(exc)[:2000])
+        _set_progress(document_id, 100, f"Failed: {exc}"[:200], status=Document.Status.FAILED, error=str(exc)[:2000])
         document.refresh_from_db()
         return document
     return store_passages(document_id, pages, drafts, report)
@@ -347,7 +347,7 @@ def document_ingest_sweep(*, now: Any = None) -> dict[str, int]:
 
 
 def document_mark_failed(*, document_id: int, reason: str) -> None:
-    _set_progress(document_id, 100, "Failed", status=Document.Status.FAILED, error=reason[:2000])
+    _set_progress(document_id, 100, f"Failed: {reason}"[:200], status=Document.Status.FAILED, error=reason[:2000])
 
 
 def document_ingest_postpone(*, document_id: int, reason: str) -> None:

@@ -6,6 +6,8 @@ import logging
 from typing import Any
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
 from core.exceptions import ApplicationError
 from research.chat.services import CHAT_TURN_TASK
@@ -22,7 +24,23 @@ from research.services import (
 logger = logging.getLogger(__name__)
 
 
-@shared_task(name=INGEST_TASK, bind=True)
+def time_limit_message(seconds: float) -> str:
+    return (
+        f"Ingestion stopped after its time limit of {seconds:.0f} s: the file is too large or complex to "
+        "process in one go. Split it into smaller files (or ask an admin to raise INGEST_SOFT_TIME_LIMIT_SECONDS), "
+        "then upload again."
+    )
+
+
+# Bounded (issue 49): the soft limit raises inside the run, which marks the document failed with
+# a reason (its passages are stored in one transaction, so none of a half-run is kept); the hard
+# limit, later, ends a child stuck where the soft one cannot reach (C code) — the sweep re-sends it.
+@shared_task(
+    name=INGEST_TASK,
+    bind=True,
+    soft_time_limit=settings.INGEST_SOFT_TIME_LIMIT_SECONDS,
+    time_limit=settings.INGEST_TIME_LIMIT_SECONDS,
+)
 def ingest_document(self: Any, document_id: int) -> str:
     """Ingest one document; safe to run twice (a finished document is left alone)."""
     from research.models import Document
@@ -31,6 +49,11 @@ def ingest_document(self: Any, document_id: int) -> str:
         return "gone"  # deleted before the worker got to it
     try:
         return document_ingest(document_id=document_id, task_id=self.request.id or "").status
+    except SoftTimeLimitExceeded:
+        logger.warning("ingesting document %s ran over its time limit", document_id)
+        message = time_limit_message(self.soft_time_limit or settings.INGEST_SOFT_TIME_LIMIT_SECONDS)
+        document_mark_failed(document_id=document_id, reason=message)
+        return "failed"
     except Exception as exc:
         if isinstance(exc, ApplicationError) and exc.code == "storage_unavailable":
             # The bucket is down, not the document: it waits again and the ingest sweep resends it.

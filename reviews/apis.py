@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import queue_unavailable_response
-from core.roles import HasArea
+from core.permissions import area_api_permissions
 from core.tasks import queue_unavailable
 from reviews.filters import ReviewTaskFilter
 from reviews.models import ReviewTask
@@ -24,7 +24,7 @@ from reviews.serializers import (
 )
 from reviews.services import ReviewAlreadyDecided, review_task_decide
 
-_REVIEWS = [HasArea.for_area("reviews")]
+_REVIEWS = area_api_permissions("reviews")
 
 
 def _task_or_404(request: Request, task_id: int) -> ReviewTask:
@@ -37,7 +37,7 @@ def _task_or_404(request: Request, task_id: int) -> ReviewTask:
 class ReviewTaskListApi(APIView):
     """Review tasks a reviewer can act on: pending by default; filter by state, kind, requester, age."""
 
-    permission_classes = [*APIView.permission_classes, *_REVIEWS]
+    permission_classes = _REVIEWS
 
     @extend_schema(
         parameters=[
@@ -64,7 +64,7 @@ class ReviewTaskListApi(APIView):
 class ReviewTaskDetailApi(APIView):
     """One review task with its payload (the context the reviewer sees) and its decision."""
 
-    permission_classes = [*APIView.permission_classes, *_REVIEWS]
+    permission_classes = _REVIEWS
 
     @extend_schema(responses={200: ReviewTaskDetailSerializer, 404: OpenApiResponse(description="No such task")})
     def get(self, request: Request, task_id: int) -> Response:
@@ -76,7 +76,7 @@ class ReviewTaskDecideApi(APIView):
     """Approve, edit or reject a pending task. Four-eyes applies; reject needs a reason; the first
     decision wins and later ones get 409 with who decided."""
 
-    permission_classes = [*APIView.permission_classes, *_REVIEWS]
+    permission_classes = _REVIEWS
 
     @extend_schema(
         request=ReviewDecideSerializer,

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from core.htmx import HtmxHttpRequest
+from core.hygiene import csv_safe_row
 from core.models import AuditEvent
 from core.roles import area_required
 from core.tasks import QUEUE_DOWN_NOTICE, queue_unavailable
@@ -162,22 +163,25 @@ def audit_export(request: HttpRequest) -> HttpResponse:
     def rows() -> Iterator[str]:
         yield writer.writerow(CSV_COLUMNS)
         for event in filterset.qs.order_by("id").iterator(chunk_size=2000):
+            # Labels and names come from users (a portfolio named =HYPERLINK(...)): csv_safe_row.
             yield writer.writerow(
-                [
-                    event.pk,
-                    event.created_at.isoformat(),
-                    event.actor_label,
-                    event.action,
-                    event.subject_type,
-                    event.subject_id,
-                    event.subject_label,
-                    _json(event.before),
-                    _json(event.after),
-                    event.ip or "",
-                    event.user_agent,
-                    event.prev_hash,
-                    event.row_hash,
-                ]
+                csv_safe_row(
+                    [
+                        event.pk,
+                        event.created_at.isoformat(),
+                        event.actor_label,
+                        event.action,
+                        event.subject_type,
+                        event.subject_id,
+                        event.subject_label,
+                        _json(event.before),
+                        _json(event.after),
+                        event.ip or "",
+                        event.user_agent,
+                        event.prev_hash,
+                        event.row_hash,
+                    ]
+                )
             )
 
     response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")

@@ -9,8 +9,15 @@ register = template.Library()
 
 
 @register.filter
-def corr_bg(value: float) -> str:
-    """Blue for positive, red for negative correlation; opacity by strength."""
-    alpha = min(abs(value), 1.0) * 0.6
-    rgb = "37, 99, 235" if value >= 0 else "220, 38, 38"
-    return f"background: rgba({rgb}, {alpha:.2f})"
+def corr_class(value: float) -> str:
+    """Blue for positive, red for negative correlation; opacity by strength, in tenths. A class
+    (static/portfolios/portfolios.css) rather than a style attribute: the Content-Security-Policy
+    allows no inline styles."""
+    strength = round(min(abs(value), 1.0) * 10)
+    return f"corr-{'p' if value >= 0 else 'n'}{strength}"
+
+
+@register.filter
+def bar_class(weight: float) -> str:
+    """The allocation bar's width class, ``w-0`` … ``w-100`` (whole percent; same CSP reason)."""
+    return f"w-{max(0, min(100, round(float(weight) * 100)))}"

@@ -14,14 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_errors import queue_unavailable_response
-from core.roles import HasArea
+from core.permissions import area_api_permissions
 from core.tasks import queue_unavailable
 from research.agent.verify.claims import render_text
 from research.chat.models import TraceStep, Turn
 from research.chat.selectors import trace_get, turn_get
 from research.chat.services import chat_message_post, chat_turn_cancel
 
-_permissions = [*APIView.permission_classes, HasArea.for_area("research")]
+_permissions = area_api_permissions("research")
 MAX_WAIT_SECONDS = 30.0
 
 

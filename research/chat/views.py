@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from csp.decorators import csp_update
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
@@ -213,6 +214,9 @@ def chat_turn_cancel_view(request: HtmxHttpRequest, turn_id: int) -> HttpRespons
     return redirect("research-chat:conversation", conversation_id=turn.conversation_id)
 
 
+# Mermaid renders the graph as SVG with its own <style> element and style attributes, and offers
+# no nonce; this page alone allows inline styles (scripts stay nonce-only). See docs/operations.md.
+@csp_update({"style-src": ["'unsafe-inline'"]})
 @area_required("research")
 @require_http_methods(["GET"])
 def chat_trace(request: HttpRequest, conversation_id: str) -> HttpResponse:

@@ -60,6 +60,12 @@ def sniff(filename: str, data: bytes) -> Document.Kind:
     return kind
 
 
+# What happened and what to do, for a file with no text left to index (REST status_message too).
+NO_TEXT = (
+    "no text could be extracted: the file is empty of text, or is a scanned PDF (images of pages). "
+    "Run OCR on a scan (e.g. ocrmypdf) or upload a text version, then upload it again."
+)
+
 # --- line cleaning ----------------------------------------------------------------------------
 # The RBI letterhead's Hindi extracts as garbled glyphs (see data/rbi/SOURCES.md): drop such lines.
 _GARBLED = re.compile(r"[\u0900-\u097f\ufffd\ue000-\uf8ff]")
@@ -90,11 +96,19 @@ def strip_repeated_lines(pages: list[Page]) -> None:
         for page in pages:
             edges.update({_shape(line) for line in page.lines[:2] + page.lines[-2:]})
         repeated = {shape for shape, count in edges.items() if count >= max(3, len(pages) // 2)}
-        for page in pages:
-            n = len(page.lines)
-            page.lines = [
-                line for i, line in enumerate(page.lines) if not ((i < 2 or i >= n - 2) and _shape(line) in repeated)
+        kept = [
+            [
+                line
+                for i, line in enumerate(page.lines)
+                if not ((i < 2 or i >= len(page.lines) - 2) and _shape(line) in repeated)
             ]
+            for page in pages
+        ]
+        # Never empty the document (issue 49): pages that all carry only the same line are that
+        # line's text, not a header over nothing.
+        if any(kept):
+            for page, lines in zip(pages, kept, strict=True):
+                page.lines = lines
 
 
 def paragraphs_from_lines(lines: list[str], section: str = "") -> tuple[list[Paragraph], str]:
@@ -139,9 +153,13 @@ def _finish(pages: list[Page], *, strip: bool = True) -> list[Page]:
     section = ""
     for page in pages:
         page.paragraphs, section = paragraphs_from_lines(page.lines, section)
+    if not any(page.paragraphs for page in pages):
+        # Headings only (a Markdown file of one "# Title"): the headings are the text.
+        for page in pages:
+            page.paragraphs = [Paragraph(text=h.lstrip("#").strip(), section="") for h in page.lines if h.strip("# ")]
     pages = [page for page in pages if page.paragraphs]
     if not pages:
-        raise ParseError("no text could be extracted (a scanned PDF needs OCR first).")
+        raise ParseError(NO_TEXT)
     return pages
 
 

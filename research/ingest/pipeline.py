@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import connections
 
 from research.ingest.chunking import ChunkDraft, chunk_pages
-from research.ingest.parsers import Page, ParseError, parse
+from research.ingest.parsers import NO_TEXT, Page, ParseError, parse
 from research.retrieval.embed_cache import cached_vectors, store_vectors
 from research.retrieval.embeddings import get_embedder
 
@@ -46,7 +46,7 @@ def parse_and_chunk(
         overlap=settings.RESEARCH_CHUNK_OVERLAP,
     )
     if not drafts:
-        raise ParseError("no text could be extracted (a scanned PDF needs OCR first).")
+        raise ParseError(NO_TEXT)
     report(0.15, f"Embedding {len(drafts)} passages")
     return pages, drafts
 

@@ -25,6 +25,7 @@ class LiveASGIServer:
             log_level="warning",
             lifespan="on",
             proxy_headers=False,
+            server_header=False,  # as the Procfile runs it
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

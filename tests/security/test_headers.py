@@ -19,6 +19,8 @@ from django.test import Client
 ROOT = Path(__file__).resolve().parents[2]
 _SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 _HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.IGNORECASE)
+_STYLE = re.compile(r"<style\b|<[^>]+\sstyle\s*=", re.IGNORECASE)
+INLINE_STYLE_PAGES = re.compile(r"^/research/chat/[0-9a-f-]+/trace/$")
 
 
 def policy(response: Any) -> dict[str, list[str]]:
@@ -42,6 +44,12 @@ def assert_page_is_csp_clean(response: Any) -> None:
         if "nonce=" in attributes:
             assert re.search(r'nonce="([^"]+)"', attributes).group(1) in nonces  # type: ignore[union-attr]
     assert not _HANDLER.search(html), f"inline event handler on {response.wsgi_request.path}"
+    # Issue 49: no inline styles either, so the policy drops style-src 'unsafe-inline' — except on
+    # the chat trace page, whose Mermaid diagram writes styles into its SVG (see INLINE_STYLE_PAGES).
+    path = response.wsgi_request.path
+    if not INLINE_STYLE_PAGES.match(path):
+        assert "'unsafe-inline'" not in directives["style-src"], (path, directives["style-src"])
+        assert not _STYLE.search(html), f"inline style on {path}: {_STYLE.search(html)}"
     assert response["X-Content-Type-Options"] == "nosniff" and response["X-Frame-Options"] == "DENY"
 
 
@@ -119,3 +127,24 @@ def test_https_mode_adds_hsts_secure_cookies_and_upgrade(db: Any) -> None:
     assert "upgrade-insecure-requests" in probe["csp"]
     assert probe["session_secure"] and probe["csrf_secure"] and probe["cookie"] is True
     assert probe["redirect"] == 301  # plain HTTP is redirected to HTTPS
+
+
+def test_the_policy_allows_no_inline_styles(db: Any) -> None:
+    # Issue 49, finding 4: style-src used to carry 'unsafe-inline'.
+    assert policy(Client().get("/accounts/login/"))["style-src"] == ["'self'"]
+
+
+def test_the_portfolio_page_draws_bars_and_shading_with_classes(analyst: Any) -> None:
+    from portfolios.services import portfolio_create
+
+    portfolio, _ = portfolio_create(
+        user=analyst, name="Classes", holdings=[("INFY.NS", 0.25), ("TCS.NS", 0.75)], normalise=False
+    )
+    client = Client()
+    client.force_login(analyst)
+    response = client.get(f"/portfolios/{portfolio.pk}/")
+    assert response.status_code == 200
+    assert_page_is_csp_clean(response)
+    html = response.content.decode()
+    assert 'class="bar w-25"' in html and 'class="bar w-75"' in html
+    assert 'class="corr-p10"' in html  # each ticker with itself: correlation 1

@@ -89,6 +89,7 @@ class Command(BaseCommand):
                 str(port),
                 "--no-access-log",
                 "--no-proxy-headers",
+                "--no-server-header",  # no "Server: uvicorn" (issue 49: it names the software to attackers)
             ],
             # One worker for every queue (ingest, chat, briefs, default); production runs a pool per
             # queue (Procfile, docker-compose.yml).
