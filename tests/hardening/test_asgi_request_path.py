@@ -65,7 +65,9 @@ def test_a_request_hops_to_a_thread_once_for_the_whole_chain() -> None:
     # One hop: request_started, the chain and view, and close() (request_finished) together.
     print(f"thread hops per request: {ours} here, {stock} with the stock handler")
     assert ours == 1, ours
-    assert stock >= 10 * ours, (stock, ours)  # the control: what the stock handler costs here
+    # The control: the stock handler hops several times here (how many depends on the middleware mix:
+    # 6 with today's, more before two middlewares were added), so a check that saw no hop would fail.
+    assert stock >= 5 * ours, (stock, ours)
 
 
 def test_concurrent_api_requests_share_the_processes_redis_connections(

@@ -83,6 +83,7 @@ def _turn_seconds(analyst: Any, monkeypatch: pytest.MonkeyPatch) -> float:
 
 
 @pytest.mark.worker
+@pytest.mark.quiet  # a latency ratio: another test's load on the shared cores would decide it
 @pytest.mark.timeout(240)
 def test_a_chat_turn_is_answered_while_the_ingest_queue_is_busy(
     pools: None, analyst: Any, monkeypatch: pytest.MonkeyPatch
