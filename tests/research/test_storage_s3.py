@@ -25,7 +25,10 @@ NOTE = b"# Bucket note\n\nThe desk expects the quokka index to close at 4,217 po
 
 
 @pytest.fixture
-def s3(settings: Any) -> Iterator[S3Server]:
+def s3(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Server]:
+    # These tests ingest in this process; a worker another test left running (local storage, no
+    # bucket) must not take the upload's message and fail the document first.
+    monkeypatch.setattr("research.services._enqueue_ingest", lambda document_id: True)
     ARTIFACTS.mkdir(exist_ok=True)
     server = S3Server(ARTIFACTS / "moto-storage.log")
     # What STORAGE_URL=s3://… gives every process; 1 s timeouts, one try: the down case answers fast.
