@@ -22,6 +22,7 @@ from briefs.claims import BriefDraft, Claim
 from briefs.models import Brief, BriefDelivery, BriefRun
 from briefs.renderings import email_bodies
 from core.audit import audit_record
+from portfolios.services import allowed_domains_text, recipient_allowed
 
 logger = logging.getLogger(__name__)
 INTERRUPTED = (
@@ -37,9 +38,16 @@ def brief_deliver(*, run_id: int, brief_id: int) -> BriefDelivery:
     if existing is not None:
         return _settle(existing, run_id)
     # Recipients come from the watchlist at delivery time, never from anything in the brief.
-    recipients = sorted({r for r in brief.watchlist.recipients if r})
+    listed = sorted({r for r in brief.watchlist.recipients if r})
+    # Checked again here: the allow-list may have narrowed since the watchlist was saved.
+    recipients = [r for r in listed if recipient_allowed(r)]
+    refused = [r for r in listed if r not in recipients]
+    if refused:
+        logger.warning("brief %s: not e-mailed to %s (outside BRIEF_RECIPIENT_DOMAINS)", brief.pk, refused)
     emailing = bool(settings.BRIEF_EMAIL_ENABLED and recipients)
     error = "" if emailing else ("No recipients on the watchlist." if not recipients else "SMTP is not configured.")
+    if refused and not recipients:
+        error = f"No recipient within the allowed domains ({allowed_domains_text()}): {', '.join(refused)}."
     connection: Any = None
     if emailing:
         connection = get_connection(fail_silently=False)

@@ -95,6 +95,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",  # hardening: CONTENT_SECURITY_POLICY below
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A session ends SESSION_ABSOLUTE_SECONDS after sign-in, however active (issue 49).
+    "core.middleware.AbsoluteSessionMiddleware",
     # A role named in MFA_REQUIRED_ROLES sets up TOTP before it may use anything else.
     "core.mfa_policy.MfaRequiredMiddleware",
 ]
@@ -297,6 +299,8 @@ SOCIALACCOUNT_STORE_TOKENS = False  # the portal calls nothing at the provider a
 # Idle timeout: the session expires after this many seconds without a request.
 SESSION_COOKIE_AGE = env.int("SESSION_IDLE_TIMEOUT_SECONDS", default=60 * 60)
 SESSION_SAVE_EVERY_REQUEST = True
+# However active a session is, it ends this long after sign-in (core.middleware.AbsoluteSessionMiddleware).
+SESSION_ABSOLUTE_SECONDS = env.int("SESSION_ABSOLUTE_SECONDS", default=12 * 60 * 60)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -681,6 +685,12 @@ BRIEF_NEWS_FEEDS = env.list(
     ],
 )
 BRIEF_NEWS_TIMEOUT_SECONDS = env.float("BRIEF_NEWS_TIMEOUT_SECONDS", default=4.0)
+# A document joins the team's reference set only when a second admin approves (research.library_admin).
+REFERENCE_SET_APPROVAL = env.bool("REFERENCE_SET_APPROVAL", default=False)
+# E-mail domains briefs may be sent to ("example.com" also admits its subdomains); empty = any. Checked
+# where a watchlist's recipients are set and again at delivery (issue 49: approved briefs must not be
+# mailed outside the firm).
+BRIEF_RECIPIENT_DOMAINS = [d.strip().lower().lstrip("@") for d in env.list("BRIEF_RECIPIENT_DOMAINS", default=[])]
 BRIEF_MAX_ITERATIONS = env.int("BRIEF_MAX_ITERATIONS", default=15)  # supervisor hard cap per run
 BRIEF_BUDGET_TOKENS = env.int("BRIEF_BUDGET_TOKENS", default=200_000)  # per run → BUDGET_ABORT beyond
 BRIEF_BUDGET_USD = env.float("BRIEF_BUDGET_USD", default=2.0)

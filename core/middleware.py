@@ -1,11 +1,12 @@
-"""Request-edge middleware: the client's real address behind trusted proxies, and JSON errors
-for everything under ``/api/``."""
+"""Request-edge middleware: the client's real address (and scheme) behind trusted proxies, an
+absolute session lifetime, and JSON errors for everything under ``/api/``."""
 
 from __future__ import annotations
 
 import ipaddress
 import json
 import logging
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -50,6 +51,10 @@ def client_ip(remote_addr: str, forwarded_for: str) -> str:
     return hops[0] if hops else remote_addr
 
 
+# Headers only a trusted proxy may set; from anyone else they are dropped before anything reads them.
+_PROXY_ONLY_HEADERS = ("HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PORT")
+
+
 class ClientIpMiddleware:
     """Set ``REMOTE_ADDR`` to the real client (login throttles, the audit log and DRF throttles
     all read it). Web servers run with their own proxy-header handling off (``--no-proxy-headers``)
@@ -60,6 +65,11 @@ class ClientIpMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         peer = request.META.get("REMOTE_ADDR", "")
+        if not _trusted(peer):
+            # Whether the request came over HTTPS (SECURE_PROXY_SSL_HEADER) is a proxy's word too:
+            # from any other peer the header is the client's own claim (issue 49).
+            for header in _PROXY_ONLY_HEADERS:
+                request.META.pop(header, None)
         request.META["REMOTE_ADDR"] = client_ip(peer, request.META.get("HTTP_X_FORWARDED_FOR", ""))
         return self.get_response(request)
 
@@ -120,3 +130,37 @@ class ApiErrorMiddleware:
             if header in response:
                 converted[header] = response[header]
         return converted
+
+
+SESSION_STARTED_KEY = "_alphadesk_signed_in_at"
+
+
+class AbsoluteSessionMiddleware:
+    """A signed-in session ends ``SESSION_ABSOLUTE_SECONDS`` after sign-in however active it is (the
+    idle timeout alone let a stolen session live for ever while in use): the next request signs out
+    and goes to the sign-in page (an API call gets 401)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from django.contrib.auth import logout
+        from django.contrib.auth.views import redirect_to_login
+
+        user = getattr(request, "user", None)
+        session = getattr(request, "session", None)
+        if user is not None and user.is_authenticated and session is not None and not _by_token(request):
+            now = int(time.time())
+            started = session.get(SESSION_STARTED_KEY)
+            if started is None:
+                session[SESSION_STARTED_KEY] = now  # signed in before this rule; the clock starts now
+            elif now - int(started) > settings.SESSION_ABSOLUTE_SECONDS:
+                logout(request)
+                if _is_api(request):
+                    return JsonResponse({"detail": "Your session has ended; sign in again."}, status=401)
+                return redirect_to_login(request.get_full_path())
+        return self.get_response(request)
+
+
+def _by_token(request: HttpRequest) -> bool:
+    return request.META.get("HTTP_AUTHORIZATION", "").lower().startswith("bearer ")

@@ -198,6 +198,19 @@ def portfolio_delete(*, user: Any, portfolio_id: int, request: HttpRequest | Non
 
 
 # --- watchlists -------------------------------------------------------------------------------
+def recipient_allowed(email: str) -> bool:
+    """Whether a brief may be e-mailed to ``email`` (``BRIEF_RECIPIENT_DOMAINS``; empty = anywhere)."""
+    domains = settings.BRIEF_RECIPIENT_DOMAINS
+    if not domains:
+        return True
+    host = email.rsplit("@", 1)[-1].strip().lower()
+    return any(host == d or host.endswith("." + d) for d in domains)
+
+
+def allowed_domains_text() -> str:
+    return ", ".join(settings.BRIEF_RECIPIENT_DOMAINS)
+
+
 def _clean_watchlist_fields(
     tickers_raw: Sequence[Any] | None,
     recipients: Sequence[str] | None,
@@ -228,6 +241,10 @@ def _clean_watchlist_fields(
                 validate_email(email)
             except ValidationError:
                 raise ValidationError({"recipients": f"{email!r} is not an email address."}) from None
+            if not recipient_allowed(email):
+                raise ValidationError(
+                    {"recipients": f"{email!r} is outside the domains briefs may go to: {allowed_domains_text()}."}
+                )
             cleaned.append(email.lower())
         out["recipients"] = sorted(set(cleaned))
     if timezone_name is not None:

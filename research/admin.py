@@ -40,6 +40,11 @@ class DocumentAdmin(admin.ModelAdmin):
         ids = list(queryset.values_list("pk", flat=True))
         changed = document_reference_set(user=request.user, document_ids=ids, reference=True, request=request)
         messages.success(request, f"{changed} document(s) added to the team reference set.")
+        waiting = queryset.filter(is_reference=False, reference_requested_by__isnull=False).count()
+        if waiting:
+            messages.info(
+                request, f"{waiting} document(s) wait for another admin to approve them (REFERENCE_SET_APPROVAL)."
+            )
 
     @admin.action(description="Remove from the team reference set")
     def remove_from_reference_set(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:

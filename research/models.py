@@ -79,6 +79,11 @@ class Document(models.Model):
         default=False,
         help_text="Part of the team's shared reference set: only admins may delete it.",
     )
+    # With REFERENCE_SET_APPROVAL, an admin's request to add the document waits for another admin.
+    reference_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reference_requested_at = models.DateTimeField(null=True, blank=True)
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     filename = models.CharField(max_length=255)

@@ -86,7 +86,7 @@ class Command(BaseCommand):
         for entry in entries:
             document, _ = entry_add(owner, root, entry)
             # The shipped corpus is the team's shared reference set: only admins may delete it.
-            document_reference_set(user=owner, document_ids=[document.pk], reference=True)
+            document_reference_set(user=owner, document_ids=[document.pk], reference=True, setup=True)
             if document.status == Document.Status.DONE:
                 self.stdout.write(f"= {entry['title']}: already ingested")
                 continue
