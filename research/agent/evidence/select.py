@@ -272,10 +272,15 @@ def _standing(c: Candidate) -> int:
     return _STANDING.get(str(c.passage.get("source") or "team"), 1)
 
 
+def _issuer(c: Candidate) -> str:
+    return " ".join(str(c.passage.get("issuer") or "").lower().split())
+
+
 def _by_standing(lead: Candidate, cands: list[Candidate], u: Understanding) -> Candidate:
-    """The best sentence of a document of higher standing that answers as much as ``lead`` does, if
-    any: when the reference set and a note both give the figure asked, the reference set's is the
-    answer, whichever scored higher. A question about the user's own documents ("my note") is theirs."""
+    """The best sentence of a document of higher standing, on the same issuer, that answers as much as
+    ``lead`` does, if any: when the reference set and a note both give the figure asked, the reference
+    set's is the answer, whichever scored higher. A question about the user's own documents ("my
+    note") is theirs."""
     if u.mine:
         return lead
     asked = lead.covers & u.aspects
@@ -283,6 +288,7 @@ def _by_standing(lead: Candidate, cands: list[Candidate], u: Understanding) -> C
         c
         for c in cands
         if _standing(c) > _standing(lead)
+        and _issuer(c) == _issuer(lead)  # the same subject: RBI's rate does not overrule a note on the BoE
         and c.metric_ok >= lead.metric_ok
         and c.target_ok >= lead.target_ok
         and asked <= c.covers

@@ -95,3 +95,36 @@ def test_the_reference_set_outranks_a_team_upload_and_a_team_upload_a_private_no
     Document.objects.filter(pk=reference.pk).update(is_reference=True)
     assert team.pk != reference.pk
     assert figures(ask(question)) == ["9 per cent"]  # the reference set's
+
+
+def test_a_reference_document_on_another_issuer_does_not_overrule(
+    ask: Any, analyst: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from research.models import Document
+    from research.services import UploadFile, document_ingest, document_upload
+
+    def upload(name: str, text: str, issuer: str, visibility: str) -> Any:
+        with django_capture_on_commit_callbacks(execute=False):
+            made = document_upload(
+                user=analyst, files=[UploadFile(name=name, data=text.encode())], visibility=visibility, issuer=issuer
+            )
+        return document_ingest(document_id=made.created[0].pk)
+
+    upload(
+        "harbour.md",
+        "# Harbour note\n\nContainer rates will fall 30 per cent this winter.\n",
+        "Harbour Board",
+        "private",
+    )
+    other = upload(
+        "port.md",
+        "# Port review\n\nContainer rates at the port fall 9 per cent this winter.\n",
+        "Port Authority",
+        "team",
+    )
+    Document.objects.filter(pk=other.pk).update(is_reference=True)
+    turn = ask("How much will container rates fall this winter?")
+    # Another issuer's reference figure does not overrule: the best-scoring sentence stands.
+    assert [(c["display"], c.get("origin")) for c in turn.claims if c["kind"] == "quote"] == [
+        ("30 per cent", "private")
+    ]
