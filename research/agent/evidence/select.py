@@ -288,7 +288,7 @@ def _by_standing(lead: Candidate, cands: list[Candidate], u: Understanding) -> C
         c
         for c in cands
         if _standing(c) > _standing(lead)
-        and _issuer(c) == _issuer(lead)  # the same subject: RBI's rate does not overrule a note on the BoE
+        and _issuer(c) == _issuer(lead)  # the same subject: one bank's rate does not overrule a note on another
         and c.metric_ok >= lead.metric_ok
         and c.target_ok >= lead.target_ok
         and asked <= c.covers
