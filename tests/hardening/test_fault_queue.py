@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from config import embedded
 from tests.briefs.conftest import feeds, smtp_inbox, watchlist  # noqa: F401  (the brief's fixtures)
 from tests.hardening.workers import wait_for
+from tests.reviews.conftest import make_task  # noqa: F401  (a review task on the probe graph)
 
 NOTE = b"# Desk note\n\nThe desk expects operating margins of 21 per cent in the second quarter.\n"
 
@@ -72,29 +73,24 @@ def _timed(call: Any) -> tuple[Any, float]:
 @pytest.mark.worker
 @pytest.mark.timeout(120)
 def test_writes_answer_503_within_2_s_with_the_row_saved_while_redis_is_stopped(
-    transactional_db: Any, analyst: Any, reviewer: Any, redis_stopped: None
+    transactional_db: Any,
+    analyst: Any,
+    reviewer: Any,
+    make_task: Any,  # noqa: F811
+    redis_stopped: None,
 ) -> None:
     from briefs.models import BriefRun
     from portfolios.services import watchlist_create
     from research.chat.models import Turn
     from research.models import Document
     from reviews.models import ReviewTask
-    from reviews.services import review_task_request
 
     api = APIClient()
     api.force_login(analyst)
     decider = APIClient()
     decider.force_login(reviewer)
     stalled = watchlist_create(user=analyst, name="Stalled queue", tickers=["INFY.NS"], recipients=[])
-    task = review_task_request(
-        requested_by=analyst,
-        subject_owner=analyst,
-        kind=ReviewTask.Kind.CHAT_ESCALATION,
-        title="A question",
-        graph_name="review_probe",
-        thread_id="t-stalled-queue",
-        payload={"question": "q"},
-    )
+    task = make_task(kind=ReviewTask.Kind.CHAT_ESCALATION)
 
     chat, chat_s = _timed(lambda: api.post("/api/v1/chat", {"question": "What is 6 * 7?"}, format="json"))
     upload, upload_s = _timed(

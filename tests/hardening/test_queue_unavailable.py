@@ -21,6 +21,7 @@ from rest_framework.test import APIClient
 from core.api_errors import exception_handler
 from core.tasks import enqueue
 from evaluation.models import EvalRun
+from tests.reviews.conftest import make_task  # noqa: F401  (a review task on the probe graph)
 
 SAVED_NOTICE = "The work queue is unavailable right now: what you sent is saved and will run when the queue is back."
 
@@ -59,14 +60,16 @@ def test_enqueue_of_a_misspelt_task_is_a_bug_not_an_outage() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_writes_answer_503_with_the_row_saved_when_the_queue_is_down(
-    broker_unreachable: None, analyst: Any, reviewer: Any, make_user: Any
+    broker_unreachable: None,
+    analyst: Any,
+    reviewer: Any,
+    make_task: Any,  # noqa: F811
 ) -> None:
     from briefs.models import BriefRun
     from portfolios.services import watchlist_create
     from research.chat.models import Turn
     from research.models import Document
     from reviews.models import ReviewTask
-    from reviews.services import review_task_request
 
     api = APIClient()
     api.force_login(analyst)
@@ -93,15 +96,7 @@ def test_writes_answer_503_with_the_row_saved_when_the_queue_is_down(
     assert start.status_code == 503, start.content[:300]
     assert BriefRun.objects.get(pk=start.json()["id"]).status == "queued"
 
-    task = review_task_request(
-        requested_by=analyst,
-        subject_owner=analyst,
-        kind=ReviewTask.Kind.CHAT_ESCALATION,
-        title="A question",
-        graph_name="review_probe",
-        thread_id="t-queue-down",
-        payload={"question": "q"},
-    )
+    task = make_task(kind=ReviewTask.Kind.CHAT_ESCALATION)
     decider = APIClient()
     decider.force_login(reviewer)
     decided = decider.post(f"/api/v1/reviews/tasks/{task.pk}/decide", {"outcome": "approve"}, format="json")
