@@ -9,44 +9,13 @@ second time; the database admits one run per watchlist and slot, so the second s
 from __future__ import annotations
 
 import datetime as dt
-import os
 import signal
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
-from django.conf import settings
 
-from tests.conftest import ARTIFACTS, ROOT, test_database_url
-from tests.hardening.workers import wait_for
-
-_LOGS: list[Any] = []
-
-
-def _start_beat(name: str) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_database_url(),
-        "REDIS_URL": settings.REDIS_URL,
-        "PYTHONWARNINGS": "ignore",
-    }
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / f"celery-beat-{name}.log").open("w")
-    _LOGS.append(log)  # closed by _stop
-    command = [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO", "--pidfile="]
-    command += ["--scheduler", "django_celery_beat.schedulers:DatabaseScheduler"]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-
-
-def _stop(*procs: subprocess.Popen[bytes] | None) -> None:
-    for proc in procs:
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-    while _LOGS:
-        _LOGS.pop().close()
+from tests.hardening.workers import start_beat, stop_workers, wait_for
 
 
 @pytest.mark.worker
@@ -83,17 +52,17 @@ def test_beat_killed_after_sending_a_slot_and_restarted_leaves_one_run_for_that_
     PeriodicTask.objects.filter(name=schedule_name(watchlist.pk)).update(last_run_at=yesterday)
     first = second = None
     try:
-        first = _start_beat("first")
+        first = start_beat("first")
         wait_for(lambda: BriefRun.objects.filter(watchlist=watchlist).exists(), 150, "beat to send the slot")
         first.send_signal(signal.SIGKILL)  # before it writes the entry's last run time back
         first.wait(timeout=10)
 
-        second = _start_beat("second")
+        second = start_beat("second")
         refused = AuditEvent.objects.filter(action="brief_run.slot_already_ran")
         wait_for(refused.exists, 40, "the restarted beat to send the same slot again")
         time.sleep(1)  # anything else it sent has reached the worker
     finally:
-        _stop(first, second)
+        stop_workers(first, second)
 
     runs = list(BriefRun.objects.filter(watchlist=watchlist).values_list("trigger", "slot"))
     assert runs == [("schedule", slot)]

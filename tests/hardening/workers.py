@@ -17,6 +17,25 @@ _LOGS: list[Any] = []
 
 def start_worker(name: str, queues: str, **env: str) -> subprocess.Popen[bytes]:
     """``celery worker`` against the test database and Redis; ``env`` overrides settings."""
+    command = ["worker", "--pool", "solo", "--loglevel", "INFO"]
+    command += ["--hostname", f"{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle", "-Q", queues]
+    return _start_celery(name, command, env)
+
+
+def start_beat(name: str, **env: str) -> subprocess.Popen[bytes]:
+    """``celery beat`` with the database scheduler, against the test database and Redis."""
+    command = [
+        "beat",
+        "--loglevel",
+        "INFO",
+        "--pidfile=",
+        "--scheduler",
+        "django_celery_beat.schedulers:DatabaseScheduler",
+    ]
+    return _start_celery(f"beat-{name}", command, env)
+
+
+def _start_celery(name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     full_env = {
         **os.environ,
         "DATABASE_URL": test_database_url(),
@@ -27,9 +46,8 @@ def start_worker(name: str, queues: str, **env: str) -> subprocess.Popen[bytes]:
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / f"celery-{name}.log").open("w")
     _LOGS.append(log)  # closed by stop_workers
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO"]
-    command += ["--hostname", f"{name}-{os.getpid()}@%h", "--without-gossip", "--without-mingle", "-Q", queues]
-    return subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+    argv = [sys.executable, "-m", "celery", "-A", "config", *command]
+    return subprocess.Popen(argv, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
 
 
 def wait_for(condition: Any, seconds: float, what: str) -> None:
